@@ -1,0 +1,122 @@
+"""Where each scraped item's HTML came from, kept beside the item, not in it.
+
+The spider middleware records the page URL and base URL of every item a
+callback yields; the pipelines look them up to resolve relative links in
+plain-string HTML fields. Nothing is added to the item itself.
+
+Items are keyed by ``id()``: dicts cannot be weakly referenced, and dataclass
+items are unhashable. Each entry holds the item weakly when it can (the entry
+then disappears with the item) and strongly when it cannot (a dict: the strong
+reference also stops ``id()`` reuse from handing the entry to another item).
+Every entry is released when its item leaves the pipelines (``item_scraped``,
+``item_dropped`` or ``item_error``), and all of them when the spider closes, so
+the map stays as small as the number of items in flight.
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from scrapy import signals
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+
+__all__ = ["ItemOrigins", "Origin"]
+
+
+@dataclass(frozen=True)
+class Origin:
+    """The page an item was scraped from and the base URL of that page."""
+
+    url: str
+    base_url: str
+
+
+class ItemOrigins:
+    """An item -> :class:`Origin` map for one crawler, released by signals."""
+
+    def __init__(self) -> None:
+        # id(item) -> (weakref to the item, or the item itself, origin)
+        self._entries: dict[int, tuple[Any, Origin]] = {}
+
+    @classmethod
+    def of(cls, crawler: Crawler) -> ItemOrigins:
+        """Return the map shared by every scrapy_soup component of ``crawler``."""
+        origins = _by_crawler.get(crawler)
+        if origins is None:
+            origins = _by_crawler[crawler] = cls()
+            # The dispatcher holds receivers weakly; the map lives as long as
+            # the crawler (it is the value of a crawler-keyed weak dict).
+            crawler.signals.connect(origins._on_item_done, signals.item_scraped)
+            crawler.signals.connect(origins._on_item_done, signals.item_dropped)
+            crawler.signals.connect(origins._on_item_done, signals.item_error)
+            crawler.signals.connect(origins._on_spider_closed, signals.spider_closed)
+        return origins
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def record(self, item: Any, origin: Origin) -> None:
+        """Remember ``origin`` for ``item`` until it leaves the pipelines."""
+        key = id(item)
+        holder: Any
+        try:
+            holder = weakref.ref(item, self._forget_callback(key))
+        except TypeError:
+            holder = item
+        self._entries[key] = (holder, origin)
+
+    def get(self, item: Any) -> Origin | None:
+        """Return the origin recorded for this very item object, if any."""
+        entry = self._entries.get(id(item))
+        if entry is None:
+            return None
+        holder, origin = entry
+        if holder is item or (isinstance(holder, weakref.ref) and holder() is item):
+            return origin
+        return None
+
+    def release(self, item: Any) -> None:
+        """Forget ``item`` (if it is the object recorded under its ``id()``)."""
+        key = id(item)
+        entry = self._entries.get(key)
+        if entry is None:
+            return
+        holder = entry[0]
+        if holder is item or (isinstance(holder, weakref.ref) and holder() is item):
+            del self._entries[key]
+
+    def clear(self) -> None:
+        """Forget every item."""
+        self._entries.clear()
+
+    def _forget_callback(self, key: int) -> Any:
+        # A weak reference back to the map: the callback must not keep it alive.
+        origins_ref = weakref.ref(self)
+
+        def forget(ref: weakref.ref[Any]) -> None:
+            origins = origins_ref()
+            if origins is None:
+                return
+            entries = origins._entries
+            entry = entries.get(key)
+            # Only drop the entry if it is still this item's: the id may have
+            # been reused by a newer item recorded since.
+            if entry is not None and entry[0] is ref:
+                del entries[key]
+
+        return forget
+
+    def _on_item_done(self, item: Any, **kwargs: Any) -> None:
+        self.release(item)
+
+    def _on_spider_closed(self, **kwargs: Any) -> None:
+        self.clear()
+
+
+_by_crawler: weakref.WeakKeyDictionary[Crawler, ItemOrigins] = (
+    weakref.WeakKeyDictionary()
+)

@@ -1,0 +1,170 @@
+"""The downloader middleware that gives responses ``.soup``, and the spider
+middleware that remembers which page each item came from.
+"""
+
+from __future__ import annotations
+
+import logging
+import weakref
+from typing import TYPE_CHECKING, Any
+
+from itemadapter import ItemAdapter
+from scrapy.http import HtmlResponse, Response, TextResponse, XmlResponse
+from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
+from scrapy.utils.response import get_base_url
+
+from scrapy_soup._scrapy._config import Config
+from scrapy_soup._scrapy._origins import ItemOrigins, Origin
+from scrapy_soup._scrapy.responses import (
+    SoupHtmlResponse,
+    SoupXmlResponse,
+    _SoupResponse,
+    looks_like_html,
+    page_base_url,
+)
+
+if TYPE_CHECKING:
+    # typing.Self requires Python 3.11
+    from scrapy import Request, Spider
+    from scrapy.crawler import Crawler
+    from typing_extensions import Self
+
+__all__ = ["SoupDownloaderMiddleware", "SoupSpiderMiddleware"]
+
+logger = logging.getLogger(__name__)
+
+#: Request meta key: ``False`` keeps that request's response a plain one.
+META_KEY = "soup"
+
+
+def _wrap(response: TextResponse, cls: type[TextResponse]) -> TextResponse:
+    """Return ``response`` as an instance of ``cls`` (same URL, body, request…).
+
+    Like ``response.replace(cls=cls)``, except that the encoding is passed on as
+    the response was given it (often None), not as computed: computing it would
+    decode the whole body once here and again in the new response.
+    """
+    kwargs = {
+        name: getattr(response, name)
+        for name in response.attributes
+        if name != "encoding"
+    }
+    # Encoding detection is deterministic (headers, BOM, <meta>, body), so the
+    # new response finds the same encoding the old one would have.
+    kwargs["encoding"] = getattr(response, "_encoding", None)
+    return cls(**kwargs)
+
+
+class SoupDownloaderMiddleware:
+    """Turn HTML/XML responses into ones with a ``.soup`` (recommended order 45).
+
+    Its ``process_response()`` runs after HttpCompressionMiddleware (590) and
+    HttpCacheMiddleware (900), which create new response objects; so the HTTP
+    cache always stores the plain Scrapy class. Only exact ``HtmlResponse`` and
+    ``XmlResponse`` are replaced (and ``TextResponse`` bodies that look like
+    HTML when ``SOUP_SNIFF_HTML`` is on); every other response, including
+    subclasses made by other plugins, passes untouched. A request with
+    ``meta["soup"] = False`` is left alone.
+    """
+
+    def __init__(self, crawler: Crawler) -> None:
+        self._config = Config.from_settings(crawler.settings)
+        self._stats = crawler.stats
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        return cls(crawler)
+
+    def process_response(
+        self, request: Request, response: Response, spider: Spider | None = None
+    ) -> Response:
+        # ``spider`` is optional: Scrapy < 2.14 passes it, later ones do not.
+        if request.meta.get(META_KEY, True) is False:
+            return response
+        cls: type[TextResponse]
+        response_type = type(response)
+        if response_type is HtmlResponse:
+            cls = SoupHtmlResponse
+        elif response_type is XmlResponse:
+            cls = SoupXmlResponse
+        elif (
+            response_type is TextResponse
+            and self._config.sniff_html
+            and looks_like_html(response.body)
+        ):
+            cls = SoupHtmlResponse
+        else:
+            return response
+        assert isinstance(response, TextResponse)
+        if self._stats is not None:
+            self._stats.inc_value("soup/responses_wrapped")
+        return _wrap(response, cls)
+
+
+def response_origin(response: Response) -> Origin:
+    """Return the page URL and base URL that HTML scraped from ``response`` has."""
+    url = response.url
+    if isinstance(response, _SoupResponse) and response._cached_soup is not None:
+        base = response._cached_soup.base_url
+        return Origin(url, base if base else url)
+    if not isinstance(response, TextResponse) or isinstance(response, XmlResponse):
+        return Origin(url, url)
+    if getattr(response, "_cached_selector", None) is not None:
+        # The callback parsed the page already: read <base> from the tree.
+        return Origin(url, page_base_url(response))
+    # Not parsed: do not parse the page only for this, scan its first 4 KiB as
+    # Scrapy's own urljoin() does.
+    try:
+        return Origin(url, get_base_url(response))
+    except ValueError:
+        return Origin(url, url)
+
+
+class SoupSpiderMiddleware(BaseSpiderMiddleware):
+    """Record, for each item a callback yields, the page URL and base URL.
+
+    The pipelines use them to make links in plain-string HTML fields absolute,
+    without a field in the item. With ``SOUP_URL_FIELD`` set, the page URL is
+    also written into that field (unless the item already has a value there).
+    """
+
+    def __init__(self, crawler: Crawler) -> None:
+        super().__init__(crawler)
+        self._config = Config.from_settings(crawler.settings)
+        self._origins = ItemOrigins.of(crawler)
+        # One origin per response, however many items it yields.
+        self._by_response: weakref.WeakKeyDictionary[Response, Origin] = (
+            weakref.WeakKeyDictionary()
+        )
+        self._warned_url_field: set[type] = set()
+
+    def get_processed_item(self, item: Any, response: Response | None) -> Any:
+        if response is None or not ItemAdapter.is_item(item):
+            return item
+        origin = self._by_response.get(response)
+        if origin is None:
+            origin = self._by_response[response] = response_origin(response)
+        self._origins.record(item, origin)
+        if self._config.url_field is not None:
+            self._set_url_field(item, origin)
+        return item
+
+    def _set_url_field(self, item: Any, origin: Origin) -> None:
+        name = self._config.url_field
+        assert name is not None
+        adapter = ItemAdapter(item)
+        if adapter.get(name):
+            return
+        try:
+            adapter[name] = origin.url
+        except (KeyError, TypeError, AttributeError) as exc:
+            # e.g. a scrapy.Item class that does not declare the field.
+            item_type = type(item)
+            if item_type not in self._warned_url_field:
+                self._warned_url_field.add(item_type)
+                logger.warning(
+                    "SOUP_URL_FIELD: cannot set field %r on %s items: %s",
+                    name,
+                    item_type.__name__,
+                    exc,
+                )

@@ -1,0 +1,272 @@
+"""Item pipelines that make links absolute and clean HTML fields before export.
+
+Both pipelines share :class:`_HtmlFieldPipeline`: it finds the HTML fields of
+an item (named in ``SOUP_HTML_FIELDS``, marked ``html=True`` in the field
+metadata, or holding soup Tags), parses plain strings once as fragments,
+copies soup Tags so the response's own tree never changes, and hands the
+result on. The last of the two that is enabled turns every result into a
+plain ``str``: JSON and JSON Lines exporters cannot encode other objects and
+would lose the whole item.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import weakref
+from typing import TYPE_CHECKING, Any
+
+from itemadapter import ItemAdapter
+from scrapy.exceptions import DropItem
+from scrapy.utils.conf import build_component_list
+from scrapy.utils.misc import load_object
+
+from scrapy_soup._scrapy._config import Config
+from scrapy_soup._scrapy._origins import ItemOrigins
+
+if TYPE_CHECKING:
+    from scrapy import Spider
+    from scrapy.crawler import Crawler
+    from typing_extensions import Self
+
+    from scrapy_soup._tree._elements import NavigableString, PageElement, Tag
+
+__all__ = ["AbsoluteLinksPipeline", "CleanHtmlPipeline"]
+
+logger = logging.getLogger(__name__)
+
+# Working copies that a scrapy_soup pipeline made and may therefore change in
+# place: id -> object. Entries vanish with their object.
+_owned: weakref.WeakValueDictionary[int, Any] = weakref.WeakValueDictionary()
+
+
+class _UnsupportedValue(TypeError):
+    """A value in an HTML field that is neither text nor a soup object."""
+
+
+def _tree_types() -> tuple[type[PageElement], type[Tag], type[NavigableString]]:
+    # Late import: building the pipelines must not import the tree package
+    # before a crawl needs it (and keeps this module importable on its own).
+    from scrapy_soup._tree._elements import NavigableString, PageElement, Tag
+
+    return PageElement, Tag, NavigableString
+
+
+def _holds_soup(value: Any, page_element: type) -> bool:
+    if isinstance(value, page_element):
+        return True
+    if isinstance(value, (list, tuple)):
+        return any(isinstance(v, page_element) for v in value)
+    return False
+
+
+class _HtmlFieldPipeline:
+    """Find the HTML fields of each item and run :meth:`transform` on each one."""
+
+    #: Stats key prefix and log name of the concrete pipeline.
+    _name = "html"
+
+    def __init__(self, crawler: Crawler) -> None:
+        self.crawler = crawler
+        self._config = Config.from_settings(crawler.settings)
+        self._stats = crawler.stats
+        self._origins = ItemOrigins.of(crawler)
+        self._final = self._is_last_soup_pipeline(crawler)
+        # item class -> names of fields whose metadata says html=True
+        self._marked: dict[type, tuple[str, ...]] = {}
+        self._warned_no_base = False
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        return cls(crawler)
+
+    def _is_last_soup_pipeline(self, crawler: Crawler) -> bool:
+        """Tell whether no other scrapy_soup pipeline runs after this one."""
+        paths = build_component_list(crawler.settings.getwithbase("ITEM_PIPELINES"))
+        classes = []
+        for path in paths:
+            try:
+                classes.append(load_object(path))
+            except (ImportError, NameError, ValueError, AttributeError):
+                classes.append(None)
+        mine = [i for i, c in enumerate(classes) if c is type(self)]
+        if not mine:  # built by hand, not through ITEM_PIPELINES
+            return True
+        later = classes[mine[-1] + 1 :]
+        return not any(
+            isinstance(c, type) and issubclass(c, _HtmlFieldPipeline) for c in later
+        )
+
+    # -- what the concrete pipelines provide --------------------------------
+    def transform(self, tree: Tag, base_url: str | None) -> dict[str, int]:
+        """Change ``tree`` in place; return the counts to add to the stats."""
+        raise NotImplementedError
+
+    # -- item handling -------------------------------------------------------
+    def process_item(self, item: Any, spider: Spider | None = None) -> Any:
+        # ``spider`` is optional: Scrapy < 2.14 passes it, later ones do not.
+        adapter = ItemAdapter(item)
+        names = self._html_field_names(adapter)
+        if not names:
+            return item
+        base_url = self._base_url_of(item, adapter)
+        totals: dict[str, int] = {}
+        failed: list[str] = []
+        for name in names:
+            value = adapter.get(name)
+            if value is None:
+                continue
+            try:
+                new_value = self._process_value(value, base_url, totals)
+            except Exception as exc:
+                failed.append(name)
+                self._inc("soup/fields_failed")
+                logger.warning(
+                    "%s could not process field %r (%s); the field is kept as it was: %r",
+                    type(self).__name__,
+                    name,
+                    type(value).__name__,
+                    exc,
+                    exc_info=logger.isEnabledFor(logging.DEBUG),
+                )
+                continue
+            adapter[name] = new_value
+        for key, count in totals.items():
+            if count:
+                self._inc(key, count)
+        logger.debug(
+            "%s: fields %s, base URL %s, %s",
+            type(self).__name__,
+            names,
+            base_url,
+            ", ".join(f"{k} {v}" for k, v in sorted(totals.items())) or "no changes",
+        )
+        if failed and self._config.drop_failed_items:
+            raise DropItem(f"{type(self).__name__}: could not process fields {failed}")
+        return item
+
+    def _inc(self, key: str, count: int = 1) -> None:
+        if self._stats is not None:
+            self._stats.inc_value(key, count)
+
+    def _html_field_names(self, adapter: ItemAdapter) -> list[str]:
+        page_element = _tree_types()[0]
+        names: list[str] = []
+        for name in self._config.html_fields:
+            if name in adapter and name not in names:
+                names.append(name)
+        for name in self._marked_fields(type(adapter.item)):
+            if name in adapter and name not in names:
+                names.append(name)
+        for name, value in adapter.items():
+            if name not in names and _holds_soup(value, page_element):
+                names.append(name)
+        return names
+
+    def _marked_fields(self, item_class: type) -> tuple[str, ...]:
+        marked = self._marked.get(item_class)
+        if marked is None:
+            found: list[str] = []
+            field_names = ItemAdapter.get_field_names_from_class(item_class) or []
+            for name in field_names:
+                meta = ItemAdapter.get_field_meta_from_class(item_class, name)
+                if meta.get("html"):
+                    found.append(name)
+            marked = self._marked[item_class] = tuple(found)
+        return marked
+
+    def _base_url_of(self, item: Any, adapter: ItemAdapter) -> str | None:
+        origin = self._origins.get(item)
+        if origin is not None:
+            return origin.base_url
+        name = self._config.url_field
+        if name is not None:
+            value = adapter.get(name)
+            if isinstance(value, str) and value:
+                return value
+        return None
+
+    def _process_value(
+        self, value: Any, base_url: str | None, totals: dict[str, int]
+    ) -> Any:
+        if isinstance(value, (list, tuple)):
+            processed = [self._process_value(v, base_url, totals) for v in value]
+            return tuple(processed) if isinstance(value, tuple) else processed
+        _, tag_type, string_type = _tree_types()
+        tree: Any
+        if isinstance(value, string_type):
+            # Text, not markup (bs4's str() of a NavigableString is unescaped):
+            # nothing to rewrite, only make it a plain str for exporters.
+            return str.__str__(value) if self._final else value
+        if isinstance(value, tag_type):
+            doc = value._doc
+            own_base = getattr(doc if doc is not None else value, "base_url", None)
+            if own_base:
+                # A soup object keeps its own document's base URL.
+                base_url = own_base
+            # Never change the tree of the response the Tag came from: work on
+            # a copy, unless the Tag is a copy an earlier pipeline made.
+            tree = value if _owned.get(id(value)) is value else copy.copy(value)
+        elif isinstance(value, str):
+            if "<" not in value:
+                # No markup: nothing to rewrite or clean, and parsing would
+                # only re-escape the text ("AT&T" -> "AT&amp;T").
+                return value
+            from scrapy_soup._tree._soup import Soup
+
+            tree = Soup(value, "fragment", base_url=base_url)
+        else:
+            raise _UnsupportedValue(
+                f"expected str, a soup object or a list of those, got {type(value).__name__}"
+            )
+        if base_url is None and not self._warned_no_base:
+            self._warned_no_base = True
+            logger.warning(
+                "%s: no page URL known for an item; enable SoupSpiderMiddleware "
+                "or set SOUP_URL_FIELD so that relative links can be resolved",
+                type(self).__name__,
+            )
+        for key, count in self.transform(tree, base_url).items():
+            totals[key] = totals.get(key, 0) + count
+        if self._final:
+            return str(tree)
+        _owned[id(tree)] = tree
+        return tree
+
+
+class AbsoluteLinksPipeline(_HtmlFieldPipeline):
+    """Rewrite every URL in HTML fields to an absolute one.
+
+    The base is the item's page (its first ``<base href>``, else its URL) as
+    recorded by :class:`~scrapy_soup.SoupSpiderMiddleware`, or a soup object's
+    own document. ``SOUP_LINKS_EXTRA_ATTRIBUTES`` adds attributes such as the
+    lazy-loading ``data-src``. Counts ``soup/links_absolutized``.
+    """
+
+    def transform(self, tree: Tag, base_url: str | None) -> dict[str, int]:
+        if base_url is None:
+            return {}
+        from scrapy_soup._scrapy._bridge import absolutize
+
+        count = absolutize(tree, base_url, self._config.links_extra_attributes)
+        return {"soup/links_absolutized": count}
+
+
+class CleanHtmlPipeline(_HtmlFieldPipeline):
+    """Remove unwanted elements and attributes from HTML fields.
+
+    The policy is ``SOUP_CLEAN_POLICY`` (a preset name or a ``CleanPolicy``)
+    adjusted by the ``SOUP_CLEAN_*`` settings. Counts
+    ``soup/attributes_removed`` and ``soup/elements_removed``.
+    """
+
+    def __init__(self, crawler: Crawler) -> None:
+        super().__init__(crawler)
+        from scrapy_soup._scrapy._bridge import policy_from_config
+
+        self._policy = policy_from_config(self._config)
+
+    def transform(self, tree: Tag, base_url: str | None) -> dict[str, int]:
+        from scrapy_soup._scrapy._bridge import clean
+
+        return clean(tree, self._policy)

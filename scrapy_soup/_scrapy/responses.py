@@ -1,0 +1,222 @@
+"""Response classes whose ``.soup`` is a view over the tree parsel already built.
+
+:class:`SoupHtmlResponse` and :class:`SoupXmlResponse` subclass Scrapy's
+``HtmlResponse`` and ``XmlResponse``: every ``isinstance()`` check, every
+selector and every other component sees the response it expects. They add a
+lazily built, cached ``.soup`` and let ``follow()``/``follow_all()`` take soup
+Tags as they take parsel Selectors.
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, cast
+from urllib.parse import urljoin
+
+from scrapy.exceptions import NotSupported
+from scrapy.http import HtmlResponse, Request, Response, TextResponse, XmlResponse
+from w3lib.url import safe_url_string
+
+if TYPE_CHECKING:
+    from scrapy_soup._tree._soup import Soup
+
+    from scrapy_soup._tree._elements import Tag
+
+__all__ = [
+    "SoupHtmlResponse",
+    "SoupXmlResponse",
+    "looks_like_html",
+    "page_base_url",
+    "soup_of",
+    "url_of_tag",
+]
+
+# What WHATWG "strip leading and trailing ASCII whitespace" removes from an
+# attribute value that holds a URL (w3lib.html.strip_html5_whitespace).
+_HTML5_WHITESPACE = " \t\n\r\x0c"
+
+# The first bytes of a body that is HTML even though the server called it
+# text/plain: optional BOM, whitespace and comments, then a doctype or one of
+# the tags a document starts with. Only the first 2 KiB are looked at.
+_HTML_START = re.compile(
+    rb"\A(?:\xef\xbb\xbf)?\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html|head|body)[\s>/]",
+    re.IGNORECASE | re.DOTALL,
+)
+
+# Attributes that carry the URL a Tag points at, in the order follow() tries
+# them: <a>/<area>/<link> use href, embedded resources use src.
+_URL_ATTRIBUTES = ("href", "src")
+
+
+def looks_like_html(body: bytes) -> bool:
+    """Tell whether a body sent as plain text starts like an HTML document."""
+    return _HTML_START.match(body[:2048]) is not None
+
+
+def page_base_url(response: TextResponse) -> str:
+    """Return the base URL of an HTML page: its first ``<base href>``, else its URL.
+
+    As the HTML standard says (and ``w3lib.html.get_base_url`` does), the first
+    ``base`` element with an ``href`` wins and is resolved against the page URL.
+    This reads the tree the response's selector already parsed, so, unlike
+    ``scrapy.utils.response.get_base_url``, a ``<base>`` after the first 4 KiB
+    of the page is still found. XML documents have no ``<base>``: their base
+    URL is the response URL.
+    """
+    url = response.url
+    if isinstance(response, XmlResponse):
+        return url
+    root = response.selector.root
+    xpath = getattr(root, "xpath", None)
+    if xpath is None:  # a selector over a non-element (empty body)
+        return url
+    hrefs = xpath("(//base[@href])[1]/@href")
+    if not hrefs:
+        return url
+    href = str(hrefs[0]).strip(_HTML5_WHITESPACE)
+    try:
+        return safe_url_string(urljoin(url, href), encoding=response.encoding)
+    except ValueError:
+        # An unparsable <base href> (e.g. "http://[::1") is ignored, as a
+        # browser ignores a base URL it cannot parse.
+        return url
+
+
+def url_of_tag(tag: Tag) -> str | None:
+    """Return the URL a soup Tag points at (``href``, else ``src``), or None."""
+    el = tag._el
+    for name in _URL_ATTRIBUTES:
+        value = el.get(name)
+        if value is not None:
+            return str(value).strip(_HTML5_WHITESPACE)
+    return None
+
+
+def _build_soup(response: TextResponse) -> Soup:
+    # Imported here so that loading the middlewares (at crawler start) does not
+    # pay for the tree package until a callback asks for a soup.
+    from scrapy_soup._tree._soup import Soup
+
+    features = "xml" if isinstance(response, XmlResponse) else "html"
+    return Soup(response.selector, features, base_url=page_base_url(response))
+
+
+def _is_tag(value: object) -> bool:
+    from scrapy_soup._tree._elements import Tag
+
+    return isinstance(value, Tag)
+
+
+class _SoupResponse(TextResponse):
+    """The ``.soup``, ``follow()`` and ``follow_all()`` both subclasses share."""
+
+    # The slot lives here; HtmlResponse/XmlResponse add none, so the concrete
+    # classes can derive from both without a layout conflict.
+    __slots__ = ("_cached_soup",)
+
+    #: The plain Scrapy class this one stands for in ``to_dict()``.
+    _plain_class: type[TextResponse] = TextResponse
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._cached_soup: Soup | None = None
+
+    @property
+    def soup(self) -> Soup:
+        """The page as a Beautiful Soup tree, sharing the tree of ``.selector``.
+
+        Built on first access from ``self.selector.root`` without parsing again,
+        then cached. Changing the soup changes what ``.css()``/``.xpath()`` see,
+        and the other way round.
+        """
+        if self._cached_soup is None:
+            self._cached_soup = _build_soup(self)
+        return self._cached_soup
+
+    def to_dict(self) -> dict[str, Any]:
+        """Describe the response as the plain Scrapy class it wraps.
+
+        HTTP cache storages persist this; naming the plain class keeps a cache
+        readable after scrapy_soup is uninstalled.
+        """
+        d = super().to_dict()
+        plain = self._plain_class
+        d["_class"] = f"{plain.__module__}.{plain.__name__}"
+        return d
+
+    def follow(self, url: Any, *args: Any, **kwargs: Any) -> Request:
+        """Return a Request for ``url``, which may also be a soup Tag.
+
+        A Tag gives its ``href`` (``<a>``, ``<link>``, ``<area>``) or its
+        ``src`` (``<img>``, ``<iframe>``, …), as a parsel Selector of an
+        ``<a>`` gives its ``href``; a Tag with neither raises ValueError.
+        """
+        if _is_tag(url):
+            tag_url = url_of_tag(url)
+            if tag_url is None:
+                raise ValueError(f"<{url.name}> element has no href or src attribute")
+            url = tag_url
+        return super().follow(url, *args, **kwargs)
+
+    def follow_all(
+        self, urls: Any = None, *args: Any, **kwargs: Any
+    ) -> Iterable[Request]:
+        """Return Requests for ``urls``, which may also hold soup Tags.
+
+        As for a parsel SelectorList, Tags without a URL are skipped, so
+        ``response.follow_all(soup.select("a"))`` works on any page.
+        """
+        if (
+            urls is not None
+            and not isinstance(urls, (str, bytes))
+            and hasattr(urls, "__iter__")
+        ):
+            converted: list[Any] = []
+            for value in urls:
+                if _is_tag(value):
+                    value = url_of_tag(value)
+                    if value is None:
+                        continue
+                converted.append(value)
+            urls = converted
+        return super().follow_all(urls, *args, **kwargs)
+
+
+class SoupHtmlResponse(_SoupResponse, HtmlResponse):
+    """An ``HtmlResponse`` with ``.soup``: an HTML-mode soup over the page's tree."""
+
+    __slots__ = ()
+    _plain_class = HtmlResponse
+
+
+class SoupXmlResponse(_SoupResponse, XmlResponse):
+    """An ``XmlResponse`` with ``.soup``: an XML-mode soup (bs4's ``"xml"``)."""
+
+    __slots__ = ()
+    _plain_class = XmlResponse
+
+
+# Soups of responses that are not ours, so that soup_of() returns the same
+# soup each time. The Soup must not refer back to its response (or the
+# response's selector), or the entry would keep its own key alive.
+_foreign_soups: weakref.WeakKeyDictionary[Response, Soup] = weakref.WeakKeyDictionary()
+
+
+def soup_of(response: Response) -> Soup:
+    """Return the soup of any text response, with or without the middleware.
+
+    For a :class:`SoupHtmlResponse`/:class:`SoupXmlResponse` this is
+    ``response.soup``. Any other ``TextResponse`` gets the same kind of view
+    over its selector's tree, cached per response. A non-text response raises
+    ``scrapy.exceptions.NotSupported``, as ``Response.css()`` does.
+    """
+    if isinstance(response, _SoupResponse):
+        return response.soup
+    if not isinstance(response, TextResponse):
+        raise NotSupported("Response content isn't text")
+    soup = _foreign_soups.get(response)
+    if soup is None:
+        soup = _foreign_soups[response] = _build_soup(response)
+    return cast("Soup", soup)

@@ -1,0 +1,458 @@
+"""Test support for the Scrapy layer: a local HTTP server and real crawls.
+
+Why subprocesses: a Twisted reactor can be started only once per process, and
+a crawl that fails half-way can leave it in a state the next test cannot use.
+Every crawl therefore runs in a fresh ``python`` process (this file run as a
+script) through the real ``CrawlerProcess``, the real settings machinery and
+the real add-on loader, exactly as ``scrapy crawl`` would; it writes its
+items (through a real feed exporter), its stats and its log to files that the
+test then reads. The HTTP server runs in a thread of the pytest process, on
+127.0.0.1 and a port the OS picks.
+
+Spiders used by the tests are defined here so that the crawl process can
+import them by name.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import subprocess
+import sys
+import threading
+import zlib
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import scrapy
+
+TESTS_DIR = Path(__file__).resolve().parent
+REPO_DIR = TESTS_DIR.parent
+#: The shared corpus sits beside the repository (read-only).
+CORPUS_DIR = REPO_DIR.parent / "shared" / "corpus" / "pages"
+
+# A 1x1 transparent PNG.
+PNG_BYTES = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082"
+)
+
+
+# -- the HTTP server ---------------------------------------------------------
+@dataclass
+class Page:
+    """One resource the test server answers with."""
+
+    body: bytes = b""
+    content_type: str | None = "text/html; charset=utf-8"
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
+    #: "gzip", "deflate" or "br": sent compressed with Content-Encoding.
+    encoding: str | None = None
+
+
+def _compress(body: bytes, encoding: str) -> bytes:
+    if encoding == "gzip":
+        return gzip.compress(body)
+    if encoding == "deflate":
+        return zlib.compress(body)
+    if encoding == "br":
+        import brotli
+
+        return bytes(brotli.compress(body))
+    raise ValueError(encoding)
+
+
+class PageServer:
+    """A threaded stdlib HTTP server on 127.0.0.1:0 serving a dict of pages.
+
+    ``/corpus/<file>`` serves the shared corpus pages as UTF-8 HTML. ``hits``
+    counts requests per path (the HTTP cache tests check the second run sends
+    none).
+    """
+
+    def __init__(self, pages: dict[str, Page]) -> None:
+        self.pages = pages
+        self.hits: Counter[str] = Counter()
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_GET(self) -> None:
+                path = self.path.split("?", 1)[0]
+                server.hits[path] += 1
+                page = server.page(path)
+                body = page.body
+                if page.encoding is not None:
+                    body = _compress(body, page.encoding)
+                self.send_response(page.status)
+                if page.content_type is not None:
+                    self.send_header("Content-Type", page.content_type)
+                if page.encoding is not None:
+                    self.send_header("Content-Encoding", page.encoding)
+                for name, value in page.headers.items():
+                    self.send_header(name, value.replace("{base}", server.base))
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass  # keep pytest output clean
+
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd.daemon_threads = True
+        host, port = self._httpd.server_address[:2]
+        self.base = f"http://{host!s}:{port}"
+        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+
+    def page(self, path: str) -> Page:
+        if path in self.pages:
+            return self.pages[path]
+        if path.startswith("/corpus/"):
+            name = path.removeprefix("/corpus/")
+            file = CORPUS_DIR / name
+            if "/" not in name and file.is_file():
+                return Page(file.read_bytes())
+        return Page(b"<html><body>not found</body></html>", status=404)
+
+    def url(self, path: str) -> str:
+        return self.base + path
+
+    def __enter__(self) -> PageServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        self._thread.join(timeout=10)
+
+
+# -- crawls in a subprocess -----------------------------------------------------
+@dataclass
+class CrawlResult:
+    """What one crawl left behind."""
+
+    items: list[dict[str, Any]]
+    stats: dict[str, Any]
+    log: str
+    origins_left: int
+    returncode: int
+
+    def probes(self) -> dict[str, dict[str, Any]]:
+        """Probe items by the path of their URL."""
+        out: dict[str, dict[str, Any]] = {}
+        for item in self.items:
+            if "probe_url" in item:
+                path = "/" + item["probe_url"].split("/", 3)[3]
+                out[path] = item
+        return out
+
+
+#: Settings every test crawl starts from (quiet, local, deterministic).
+BASE_SETTINGS: dict[str, Any] = {
+    "LOG_LEVEL": "DEBUG",
+    "TELNETCONSOLE_ENABLED": False,
+    "ROBOTSTXT_OBEY": False,
+    "COOKIES_ENABLED": False,
+    "CONCURRENT_REQUESTS": 8,
+    "RETRY_ENABLED": False,
+    "DOWNLOAD_TIMEOUT": 30,
+    "CLOSESPIDER_TIMEOUT": 120,
+}
+
+ADDON_SETTINGS: dict[str, Any] = {"ADDONS": {"scrapy_soup._scrapy.Addon": 0}}
+
+MANUAL_SETTINGS: dict[str, Any] = {
+    "DOWNLOADER_MIDDLEWARES": {
+        "scrapy_soup._scrapy.middlewares.SoupDownloaderMiddleware": 45
+    },
+    "SPIDER_MIDDLEWARES": {"scrapy_soup._scrapy.middlewares.SoupSpiderMiddleware": 30},
+    "ITEM_PIPELINES": {
+        "scrapy_soup._scrapy.pipelines.AbsoluteLinksPipeline": 800,
+        "scrapy_soup._scrapy.pipelines.CleanHtmlPipeline": 810,
+    },
+}
+
+
+def subprocess_env() -> dict[str, str]:
+    """The environment of a crawl process: this repository and tests/ importable."""
+    env = dict(os.environ)
+    path = [str(REPO_DIR), str(TESTS_DIR)]
+    if env.get("PYTHONPATH"):
+        path.append(env["PYTHONPATH"])
+    env["PYTHONPATH"] = os.pathsep.join(path)
+    # Warnings raised in the crawl are errors there too (as in pytest).
+    env["PYTHONWARNINGS"] = "error"
+    return env
+
+
+def run_crawl(
+    tmp_path: Path,
+    spider: str,
+    settings: dict[str, Any],
+    feed_format: str = "jsonlines",
+    allow_errors: bool = False,
+    **spider_kwargs: Any,
+) -> CrawlResult:
+    """Run spider class ``spider`` (defined in this module) in a new process.
+
+    The crawl must finish normally and, unless ``allow_errors``, log no error.
+    """
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    items_file = tmp_path / f"items.{feed_format}"
+    stats_file = tmp_path / "stats.json"
+    log_file = tmp_path / "crawl.log"
+    for f in (items_file, stats_file, log_file):
+        f.unlink(missing_ok=True)
+    config = {
+        "spider": spider,
+        "settings": {
+            **BASE_SETTINGS,
+            "LOG_FILE": str(log_file),
+            "FEEDS": {str(items_file): {"format": feed_format, "encoding": "utf-8"}},
+            **settings,
+        },
+        "spider_kwargs": spider_kwargs,
+        "stats_file": str(stats_file),
+    }
+    config_file = tmp_path / "config.json"
+    config_file.write_text(json.dumps(config), encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, str(Path(__file__)), str(config_file)],
+        env=subprocess_env(),
+        cwd=str(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    log = log_file.read_text(encoding="utf-8") if log_file.exists() else ""
+    assert proc.returncode == 0, f"crawl failed:\n{proc.stderr}\n{log[-5000:]}"
+    report = json.loads(stats_file.read_text(encoding="utf-8"))
+    stats = report["stats"]
+    assert stats.get("finish_reason") == "finished", log[-5000:]
+    if not allow_errors:
+        assert not stats.get("log_count/ERROR"), log[-5000:]
+    items: list[dict[str, Any]] = []
+    if feed_format == "jsonlines" and items_file.exists():
+        text = items_file.read_text(encoding="utf-8")
+        items = [json.loads(line) for line in text.splitlines() if line.strip()]
+    return CrawlResult(
+        items=items,
+        stats=report["stats"],
+        log=log + proc.stderr,
+        origins_left=report["origins_left"],
+        returncode=proc.returncode,
+    )
+
+
+def _main(config_path: str) -> None:
+    from scrapy.crawler import CrawlerProcess
+
+    from scrapy_soup._scrapy._origins import ItemOrigins
+
+    config = json.loads(Path(config_path).read_text(encoding="utf-8"))
+    spidercls = globals()[config["spider"]]
+    process = CrawlerProcess(config["settings"])
+    crawler = process.create_crawler(spidercls)
+    process.crawl(crawler, **config["spider_kwargs"])
+    process.start()
+    report = {
+        "stats": crawler.stats.get_stats() if crawler.stats else {},
+        # Entries the item-origin map still holds after the crawl: must be 0.
+        "origins_left": len(ItemOrigins.of(crawler)),
+    }
+    Path(config["stats_file"]).write_text(
+        json.dumps(report, default=str), encoding="utf-8"
+    )
+
+
+# -- spiders ------------------------------------------------------------------
+def _bs4_queries(markup: str, features: str) -> dict[str, Any]:
+    from bs4 import BeautifulSoup
+
+    return _queries(BeautifulSoup(markup, features))
+
+
+def _queries(soup: Any) -> dict[str, Any]:
+    """The same questions, asked of our soup and of bs4's."""
+    title = soup.find("title")
+    return {
+        "title": title.get_text() if title is not None else None,
+        "hrefs": [a["href"] for a in soup.find_all("a", href=True)],
+        "ids": [t["id"] for t in soup.find_all(id=True)],
+        "tag_count": len(soup.find_all(True)),
+        "p_count": len(soup.select("p")),
+        "img_srcs": [img.get("src") for img in soup.select("img[src]")],
+    }
+
+
+class ProbeSpider(scrapy.Spider):
+    """Yield, for each start URL, what the response looked like to a callback."""
+
+    name = "probe"
+    #: Ask for the soup at all (False: only look at the response class).
+    use_soup = True
+    compare_bs4 = True
+
+    async def start(self) -> Any:
+        for url in self.start_urls:
+            yield scrapy.Request(url, dont_filter=True, meta=dict(self.request_meta))
+
+    request_meta: dict[str, Any] = {}
+
+    def parse(self, response: Any) -> Any:
+        from scrapy.exceptions import NotSupported
+
+        from scrapy_soup._scrapy import soup_of
+
+        probe: dict[str, Any] = {
+            "probe_url": response.request.url,
+            "response_url": response.url,
+            "cls": type(response).__name__,
+            "flags": response.flags,
+            "has_soup": "soup" in dir(type(response)),
+            "cached": "cached" in response.flags,
+        }
+        if not self.use_soup:
+            yield probe
+            return
+        try:
+            soup = soup_of(response)
+        except NotSupported as exc:
+            probe["soup_of_error"] = f"{type(exc).__name__}: {exc}"
+            yield probe
+            return
+        probe["is_xml"] = soup.is_xml
+        probe["base_url"] = soup.base_url
+        if probe["has_soup"]:
+            probe["same_soup"] = soup is response.soup and soup is soup_of(response)
+        if self.compare_bs4:
+            features = "xml" if soup.is_xml else "lxml"
+            probe["ours"] = _queries(soup)
+            probe["bs4"] = _bs4_queries(response.text, features)
+        yield probe
+
+
+class FollowSpider(scrapy.Spider):
+    """Follow links given as soup Tags, with response.follow and follow_all."""
+
+    name = "follow"
+
+    def parse(self, response: Any) -> Any:
+        soup = response.soup
+        yield {"page": response.url, "title": soup.title.string if soup.title else None}
+        first = soup.find("a", class_="first")
+        if first is not None:
+            yield response.follow(first, callback=self.parse)
+        yield from response.follow_all(soup.select("a.many, img.many, span.many"))
+
+
+class ItemSpider(scrapy.Spider):
+    """Yield items whose HTML fields hold str, soup Tags and lists of them.
+
+    ``item_kind`` picks the item type: dict, scrapy.Item, dataclass or attrs.
+    """
+
+    name = "items"
+    item_kind = "dict"
+    selector = "article"
+
+    def parse(self, response: Any) -> Any:
+        html = response.css(self.selector).get()
+        values = {
+            "page": response.url,
+            "html": html,
+            "tag": response.soup.select_one(self.selector),
+            "tags": response.soup.select(self.selector + " p"),
+            "text": "AT&T, not markup",
+            "count": 3,
+        }
+        yield make_item(self.item_kind, values)
+        # The response's tree must not have been changed by the pipelines:
+        # a second look after the item has been processed, in the next item.
+        yield response.follow(
+            response.url,
+            callback=self.check_untouched,
+            dont_filter=True,
+            cb_kwargs={"html": html, "original": response},
+        )
+
+    def check_untouched(self, response: Any, html: str, original: Any) -> Any:
+        yield {
+            "page": response.url,
+            "untouched": original.css(self.selector).get() == html,
+        }
+
+
+class HtmlItem(scrapy.Item):
+    page = scrapy.Field()
+    html = scrapy.Field(html=True)
+    tag = scrapy.Field()
+    tags = scrapy.Field()
+    text = scrapy.Field()
+    count = scrapy.Field()
+    source_url = scrapy.Field()
+
+
+def make_item(kind: str, values: dict[str, Any]) -> Any:
+    """Build an item of ``kind`` from ``values``."""
+    if kind == "dict":
+        return dict(values)
+    if kind == "scrapy":
+        return HtmlItem(**values)
+    if kind == "dataclass":
+        return _dataclass_item(**values)
+    if kind == "attrs":
+        return _attrs_item(**values)
+    raise ValueError(kind)
+
+
+def _make_dataclass() -> Any:
+    import dataclasses
+
+    @dataclasses.dataclass
+    class DataclassItem:
+        page: str
+        html: str | None = dataclasses.field(default=None, metadata={"html": True})
+        tag: Any = None
+        tags: Any = None
+        text: str = ""
+        count: int = 0
+
+    return DataclassItem
+
+
+def _make_attrs() -> Any:
+    import attrs
+
+    @attrs.define
+    class AttrsItem:
+        page: str
+        html: str | None = attrs.field(default=None, metadata={"html": True})
+        tag: Any = None
+        tags: Any = None
+        text: str = ""
+        count: int = 0
+
+    return AttrsItem
+
+
+_dataclass_item = _make_dataclass()
+_attrs_item = _make_attrs()
+
+
+def iter_jsonl(path: Path) -> Iterator[dict[str, Any]]:
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            yield json.loads(line)
+
+
+if __name__ == "__main__":
+    _main(sys.argv[1])

@@ -1,0 +1,150 @@
+"""The add-on: what ADDONS = {"scrapy_soup.Addon": 0} turns on, and what it leaves."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from scrapy.utils.conf import build_component_list
+from scrapy.utils.misc import load_object
+from scrapy.utils.test import get_crawler
+
+from scrapy_soup._scrapy import (
+    AbsoluteLinksPipeline,
+    Addon,
+    CleanHtmlPipeline,
+    SoupDownloaderMiddleware,
+    SoupSpiderMiddleware,
+)
+from scrapy_soup._scrapy._config import DEFAULTS, Config
+from scrapy_soup._scrapy.addon import COMPONENTS
+
+ADDON = {"ADDONS": {"scrapy_soup._scrapy.Addon": 0}}
+DM = "scrapy_soup._scrapy.middlewares.SoupDownloaderMiddleware"
+SM = "scrapy_soup._scrapy.middlewares.SoupSpiderMiddleware"
+LINKS = "scrapy_soup._scrapy.pipelines.AbsoluteLinksPipeline"
+CLEAN = "scrapy_soup._scrapy.pipelines.CleanHtmlPipeline"
+
+
+def _enabled(settings: Any, name: str) -> dict[type, int]:
+    """Components of ``name`` as Scrapy will build them, class -> order."""
+    merged = settings.getwithbase(name)
+    out = {}
+    for key in build_component_list(merged):
+        cls = load_object(key)
+        out[cls] = merged[key]
+    return out
+
+
+def test_addon_enables_every_component_at_its_order() -> None:
+    settings = get_crawler(settings_dict=ADDON).settings
+    for name, component, order in COMPONENTS:
+        assert _enabled(settings, name)[component] == order
+    # The downloader middleware's process_response must run after HTTP
+    # compression and cache (higher orders), which make new responses.
+    dms = _enabled(settings, "DOWNLOADER_MIDDLEWARES")
+    by_name = {cls.__name__: order for cls, order in dms.items()}
+    assert by_name["SoupDownloaderMiddleware"] < by_name["HttpCompressionMiddleware"]
+    assert by_name["SoupDownloaderMiddleware"] < by_name["HttpCacheMiddleware"]
+
+
+def test_addon_sets_defaults_with_addon_priority() -> None:
+    settings = get_crawler(settings_dict=ADDON).settings
+    for key, value in DEFAULTS.items():
+        assert settings[key] == value
+        assert settings.getpriority(key) == 15  # SETTINGS_PRIORITIES["addon"]
+
+
+@pytest.mark.parametrize(
+    ("setting", "path", "component"),
+    [
+        ("DOWNLOADER_MIDDLEWARES", DM, SoupDownloaderMiddleware),
+        ("SPIDER_MIDDLEWARES", SM, SoupSpiderMiddleware),
+        ("ITEM_PIPELINES", LINKS, AbsoluteLinksPipeline),
+        ("ITEM_PIPELINES", CLEAN, CleanHtmlPipeline),
+    ],
+)
+def test_user_none_disables_a_component(
+    setting: str, path: str, component: type
+) -> None:
+    settings = get_crawler(settings_dict={**ADDON, setting: {path: None}}).settings
+    assert component not in _enabled(settings, setting)
+    # ...and only that one.
+    for name, other, order in COMPONENTS:
+        if other is not component:
+            assert _enabled(settings, name)[other] == order
+
+
+def test_user_order_is_kept_whether_given_as_path_or_class() -> None:
+    settings = get_crawler(
+        settings_dict={
+            **ADDON,
+            "DOWNLOADER_MIDDLEWARES": {DM: 44},
+            "ITEM_PIPELINES": {AbsoluteLinksPipeline: 100},
+        }
+    ).settings
+    assert _enabled(settings, "DOWNLOADER_MIDDLEWARES")[SoupDownloaderMiddleware] == 44
+    pipelines = _enabled(settings, "ITEM_PIPELINES")
+    assert pipelines[AbsoluteLinksPipeline] == 100
+    assert pipelines[CleanHtmlPipeline] == 810
+
+
+def test_user_soup_settings_win_over_addon_defaults() -> None:
+    settings = get_crawler(
+        settings_dict={
+            **ADDON,
+            "SOUP_HTML_FIELDS": ["body"],
+            "SOUP_CLEAN_POLICY": "strict",
+        }
+    ).settings
+    config = Config.from_settings(settings)
+    assert config.html_fields == ("body",)
+    assert config.clean_policy == "strict"
+
+
+def test_spider_custom_settings_win_over_addon() -> None:
+    import scrapy
+
+    class Spider(scrapy.Spider):
+        name = "s"
+        custom_settings = {
+            "ITEM_PIPELINES": {CLEAN: None},
+            "SOUP_URL_FIELD": "source_url",
+        }
+
+    settings = get_crawler(Spider, settings_dict=ADDON).settings
+    assert CleanHtmlPipeline not in _enabled(settings, "ITEM_PIPELINES")
+    assert Config.from_settings(settings).url_field == "source_url"
+
+
+def test_addon_keeps_other_components_and_broken_paths_to_scrapy() -> None:
+    # A path that does not import is someone else's problem: the add-on must
+    # neither crash on it nor drop it.
+    addon = Addon()
+    from scrapy.settings import Settings
+
+    settings = Settings({"ITEM_PIPELINES": {"no.such.Pipeline": 300}})
+    addon.update_settings(settings)
+    pipelines = settings.getdict("ITEM_PIPELINES")
+    assert pipelines["no.such.Pipeline"] == 300
+    assert pipelines[AbsoluteLinksPipeline] == 800
+
+
+def test_config_reads_command_line_strings(tmp_path: Path) -> None:
+    from scrapy.settings import Settings
+
+    settings = Settings(
+        {
+            "SOUP_HTML_FIELDS": "body,summary",
+            "SOUP_SNIFF_HTML": "True",
+            "SOUP_CLEAN_ALLOWED_ATTRIBUTES": '{"a": ["href"], "*": "title"}',
+            "SOUP_CLEAN_KEEP_COMMENTS": "0",
+        }
+    )
+    config = Config.from_settings(settings)
+    assert config.html_fields == ("body", "summary")
+    assert config.sniff_html is True
+    assert config.clean_allowed_attributes == {"a": ["href"], "*": ["title"]}
+    assert config.clean_keep_comments is False
+    assert config.clean_allowed_tags is None
