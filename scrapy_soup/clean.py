@@ -1,0 +1,420 @@
+"""Clean scraped HTML: keep only the tags and attributes a policy allows, safely.
+
+`clean` takes a string of HTML, a soup `Tag` or an lxml element and gives
+back the same kind; `clean_element` is the lxml-level function, which also
+counts what it removed.  What is kept is a `CleanPolicy` (an allowlist);
+the default is safe against script injection: no ``<script>``/``<iframe>``/
+``<object>``…, no ``on*`` attributes, no ``javascript:``/``vbscript:``/
+``data:`` URLs (but images) once entities, control characters, tabs,
+newlines and case are normalized as browsers do, no ``style``.
+
+No Scrapy import here: this is core, usable on its own.  It is written on
+lxml (the package's only parser): ``nh3``/``ammonia`` and
+``lxml_html_clean`` are not dependencies.  Unlike those, it changes the
+tree in place, so a soup `Tag` stays a view of the cleaned tree.
+
+>>> clean('<p onclick="x()" class="c">Hi <script>evil()</script><b>you</b></p>')
+'<p>Hi <b>you</b></p>'
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from lxml import etree
+
+from ._clean_policy import (
+    EPUB_POLICY,
+    POLICIES,
+    SAFE_ATTRIBUTES,
+    SAFE_TAGS,
+    STRICT_POLICY,
+    AttributeMap,
+    CleanPolicy,
+    get_policy,
+)
+from ._links_markup import give_back, target_element
+from ._links_url import ping_spans, refresh_url_span, srcset_url_spans, url_scheme
+
+__all__ = [
+    "EPUB_POLICY",
+    "POLICIES",
+    "SAFE_ATTRIBUTES",
+    "SAFE_TAGS",
+    "STRICT_POLICY",
+    "AttributeMap",
+    "CleanPolicy",
+    "CleanStats",
+    "clean",
+    "clean_element",
+    "get_policy",
+]
+
+T = TypeVar("T")
+
+
+@dataclass
+class CleanStats:
+    """What one `clean_element` call removed (for the pipeline's stats)."""
+
+    #: Elements removed with their content, descendants included.
+    elements_removed: int = 0
+    #: Elements unwrapped: the tag removed, its text and children kept.
+    tags_unwrapped: int = 0
+    #: Attributes removed.
+    attributes_removed: int = 0
+    #: Comments (and processing instructions) removed.
+    comments_removed: int = 0
+
+    def __iadd__(self, other: CleanStats) -> CleanStats:
+        self.elements_removed += other.elements_removed
+        self.tags_unwrapped += other.tags_unwrapped
+        self.attributes_removed += other.attributes_removed
+        self.comments_removed += other.comments_removed
+        return self
+
+
+# Attribute decisions.
+_KEEP, _DROP, _URL, _URL_LIST, _SRCSET, _STYLE, _REFRESH, _ANIMATE = range(8)
+
+#: Attributes holding one URL (HTML Standard attribute index, legacy and SVG).
+_URL_ATTRS = frozenset(
+    {
+        "href", "src", "action", "formaction", "poster", "cite", "data",
+        "background", "longdesc", "usemap", "manifest", "codebase",
+        "xlink:href", "lowsrc", "dynsrc", "classid", "profile", "itemtype",
+        "itemid", "icon",
+    }
+)  # fmt: skip
+#: A ``"*"`` wildcard never allows these: they must be named.
+_NEEDS_NAMING = frozenset({"style", "srcdoc"})
+#: Attribute names a browser reads the same way lxml does (a wildcard keeps
+#: nothing else): ASCII letters, digits, ``-_.:``, starting with a letter.
+_PLAIN_NAME = re.compile(r"[a-z_][a-z0-9_.:\-]*\Z")
+#: Where ``data:image/…`` URLs may stay when the policy allows them.
+_DATA_IMAGE_PLACES = frozenset(
+    {("img", "src"), ("img", "srcset"), ("source", "srcset")}
+)
+_DATA_IMAGE = re.compile(
+    r"data:image/(?:png|gif|jpe?g|webp|avif|bmp)[;,]", re.IGNORECASE
+)
+_XML_NS = "http://www.w3.org/XML/1998/namespace"
+_XLINK_NS = "http://www.w3.org/1999/xlink"
+_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_LOWER = "abcdefghijklmnopqrstuvwxyz"
+
+# CSS: comments, escapes (CSS Syntax 3, "consume an escaped code point").
+_CSS_COMMENT = re.compile(r"/\*.*?(?:\*/|\Z)", re.DOTALL)
+_CSS_ESCAPE = re.compile(r"\\([0-9a-fA-F]{1,6})[ \t\n\r\x0c]?|\\(.)", re.DOTALL)
+_CSS_SPACE = re.compile(r"[\x00-\x20]+")
+_CSS_URL_ANY = re.compile(r"url\(([^)]*)")
+_CSS_DANGER = (
+    "expression(", "javascript:", "vbscript:", "livescript:", "-moz-binding",
+    "behavior:", "behaviour:", "@import", "</style", "<!--", "-->",
+)  # fmt: skip
+
+
+def _css_unescape(match: re.Match[str]) -> str:
+    if match.group(1) is not None:
+        code = int(match.group(1), 16)
+        return (
+            chr(code)
+            if 0 < code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF
+            else "\ufffd"
+        )
+    return match.group(2)
+
+
+def _local_tag(tag: str) -> str:
+    """Lowercase local name: ``{ns}svg`` -> ``svg``, ``svg:script`` -> ``script``."""
+    if tag[:1] == "{":
+        tag = tag[tag.index("}") + 1 :]
+    return tag[tag.rfind(":") + 1 :].lower()
+
+
+def _attr_key(name: str) -> str:
+    """Lowercase attribute name, with the xlink/xml namespaces as prefixes."""
+    if name[:1] == "{":
+        ns, _, local = name[1:].partition("}")
+        prefix = "xlink:" if ns == _XLINK_NS else "xml:" if ns == _XML_NS else ""
+        return (prefix + local).lower()
+    return name.lower()
+
+
+class _Cleaner:
+    """A policy compiled for the tree walk (XPath, decision cache)."""
+
+    def __init__(self, policy: CleanPolicy) -> None:
+        self.policy = policy
+        self.decisions = policy._decisions
+        allowed = policy.allowed_tags
+        remove = policy.remove_tags - (allowed or frozenset())
+        self.remove = remove
+        name = f"translate(local-name(), '{_UPPER}', '{_LOWER}')"
+        if allowed is None:
+            # Every tag allowed: look only at the removed ones, and at
+            # prefixed names ("svg:script") whose local part decides.
+            names = " ".join(sorted(remove))
+            predicate = f"contains(' {names} ', concat(' ', {name}, ' ')) or contains(local-name(), ':')"
+        else:
+            names = " ".join(sorted(n for n in allowed if " " not in n))
+            predicate = f"not(contains(' {names} ', concat(' ', {name}, ' ')))"
+        self.disallowed = etree.XPath(f"descendant::*[{predicate}]")
+
+    def tag_action(self, local: str) -> int:
+        """0 keep, 1 unwrap, 2 remove with content."""
+        allowed = self.policy.allowed_tags
+        if local in self.remove:
+            return 2
+        if allowed is None or local in allowed:
+            return 0
+        return 1
+
+    def decide(self, tag: str, key: str) -> int:
+        """The decision for attribute *key* on *tag* (both lowercase, local)."""
+        policy = self.policy
+        local = key[key.rfind(":") + 1 :]
+        if local.startswith("on") or key.startswith("on"):
+            # Event handlers: never, whatever the policy says.
+            return _DROP
+        if tag in policy.reset_attributes:
+            allowed = policy.reset_attributes[tag]
+        else:
+            allowed = policy.allowed_attributes.get(
+                "*", frozenset()
+            ) | policy.allowed_attributes.get(tag, frozenset())
+        dropped = policy.drop_attributes.get(
+            "*", frozenset()
+        ) | policy.drop_attributes.get(tag, frozenset())
+        if key in dropped:
+            return _DROP
+        if key not in allowed and (
+            "*" not in allowed or key in _NEEDS_NAMING or not _PLAIN_NAME.match(key)
+        ):
+            return _DROP
+        if key in _URL_ATTRS or local == "href":
+            return _URL
+        if key in ("srcset", "imagesrcset"):
+            return _SRCSET
+        if key in ("ping", "archive"):
+            return _URL_LIST
+        if key == "style":
+            return _STYLE
+        if key == "content" and tag == "meta":
+            return _REFRESH
+        if key == "attributename":
+            return _ANIMATE
+        return _KEEP
+
+    # -- value checks ---------------------------------------------------
+    def url_ok(self, value: str, tag: str, key: str) -> bool:
+        """Whether a browser would see an allowed scheme (or a relative URL)."""
+        if not self._url_ok(value, tag, key):
+            return False
+        # Defence in depth: a serializer that does not escape "&" in URL
+        # attributes would let a browser decode "javascript&colon;" again.
+        return "&" not in value or self._url_ok(html.unescape(value), tag, key)
+
+    def _url_ok(self, value: str, tag: str, key: str) -> bool:
+        scheme = url_scheme(value)
+        policy = self.policy
+        if scheme is None:
+            return policy.allow_relative_urls
+        if scheme in policy.url_schemes:
+            return True
+        return (
+            scheme == "data"
+            and policy.data_image_urls
+            and (tag, key) in _DATA_IMAGE_PLACES
+            and _DATA_IMAGE.match(value.strip(" \t\n\r\x0c\x00")) is not None
+        )
+
+    def spans_ok(
+        self, value: str, spans: list[tuple[int, int]], tag: str, key: str
+    ) -> bool:
+        return all(self.url_ok(value[s:e], tag, key) for s, e in spans)
+
+    def css_ok(self, css: str, tag: str) -> bool:
+        """Whether CSS is free of script: no expression(), no script URLs, no bindings."""
+        text = html.unescape(css) if "&" in css else css
+        text = _CSS_COMMENT.sub("", text)
+        if "\\" in text:
+            text = _CSS_ESCAPE.sub(_css_unescape, text)
+        squeezed = _CSS_SPACE.sub("", text).lower()
+        if any(bad in squeezed for bad in _CSS_DANGER):
+            return False
+        # Every url(...), quoted or not, must hold an allowed URL; data:
+        # is judged as for <img src> (an image context either way).
+        return all(
+            self.url_ok(m.group(1).strip("'\""), "img", "src")
+            for m in _CSS_URL_ANY.finditer(squeezed)
+        )
+
+
+def _remove(node: Any) -> None:
+    """Remove *node* and its content, keeping its tail text in place."""
+    parent = node.getparent()
+    if parent is None:
+        return
+    tail = node.tail
+    if tail:
+        previous = node.getprevious()
+        if previous is not None:
+            previous.tail = (previous.tail or "") + tail
+        else:
+            parent.text = (parent.text or "") + tail
+    parent.remove(node)
+
+
+def _comment_ok(text: str | None) -> bool:
+    """A comment a browser cannot end early or read as a conditional."""
+    if not text:
+        return True
+    return not (
+        "--" in text
+        or text.startswith((">", "->"))
+        or text.endswith("-")
+        or "<!" in text
+        or "[if" in text.lower()
+        or "[endif" in text.lower()
+    )
+
+
+_COUNT = etree.XPath("count(descendant::*)")
+_COMMENTS = etree.XPath("descendant::comment() | descendant::processing-instruction()")
+_WITH_ATTRS = etree.XPath("descendant-or-self::*[@*]")
+
+
+def clean_element(
+    el: etree._Element, policy: CleanPolicy | str | None = None
+) -> CleanStats:
+    """Clean *el*'s attributes and descendants in place by *policy*; return the counts.
+
+    *el* itself is kept (it is the caller's container): its attributes are
+    cleaned as any element's, and if its tag is one removed with its content,
+    its content is removed.  Descendants whose tag is not allowed are
+    unwrapped, or removed with their content for the tags the policy
+    removes.  Never raises for any tree lxml can hold.
+    """
+    compiled = _cleaner(get_policy(policy))
+    policy_ = compiled.policy
+    stats = CleanStats()
+
+    # 1. Comments and processing instructions (the HTML parser makes
+    #    "<?php ?>" a comment; an XML tree may hold real PIs).
+    for node in _COMMENTS(el):
+        if (
+            policy_.keep_comments
+            and isinstance(node, etree._Comment)
+            and _comment_ok(node.text)
+        ):
+            continue
+        _remove(node)
+        stats.comments_removed += 1
+
+    # 2. Elements: remove, then unwrap.  Removing in document order means a
+    #    descendant of a removed element is removed from an already
+    #    detached parent: harmless, and cheaper than checking.
+    before = int(_COUNT(el))
+    unwrap: set[str] = set()
+    for node in compiled.disallowed(el):
+        tag = node.tag
+        action = compiled.tag_action(_local_tag(tag))
+        if action == 2:
+            _remove(node)
+        elif action == 1:
+            unwrap.add(tag)
+    removed_at = int(_COUNT(el))
+    stats.elements_removed = before - removed_at
+    if unwrap:
+        etree.strip_tags(el, *unwrap)
+        stats.tags_unwrapped = removed_at - int(_COUNT(el))
+    root_tag = el.tag
+    if isinstance(root_tag, str) and compiled.tag_action(_local_tag(root_tag)) == 2:
+        stats.elements_removed += int(_COUNT(el))
+        for child in list(el):
+            el.remove(child)
+        el.text = None
+
+    # 3. Attributes, on the elements that have any.
+    decisions = compiled.decisions
+    for node in _WITH_ATTRS(el):
+        tag = _local_tag(node.tag)
+        for name, value in node.items():
+            key = _attr_key(name)
+            decision = decisions.get((tag, key))
+            if decision is None:
+                decision = decisions[(tag, key)] = compiled.decide(tag, key)
+            if decision == _KEEP:
+                continue
+            if decision == _DROP:
+                ok = False
+            elif decision == _URL:
+                ok = compiled.url_ok(value, tag, key)
+            elif decision == _SRCSET:
+                ok = compiled.spans_ok(value, srcset_url_spans(value), tag, key)
+            elif decision == _URL_LIST:
+                ok = compiled.spans_ok(value, ping_spans(value), tag, key)
+            elif decision == _STYLE:
+                ok = compiled.css_ok(value, tag)
+            elif decision == _REFRESH:
+                ok = _refresh_ok(compiled, node, value)
+            else:  # _ANIMATE: SVG <animate attributeName="href"> can set a URL.
+                target = _attr_key(value.strip())
+                ok = not (target.endswith("href") or target.startswith("on"))
+            if not ok:
+                del node.attrib[name]
+                stats.attributes_removed += 1
+
+    # 4. Allowed <style> elements must hold CSS a browser cannot escape from.
+    if "style" not in compiled.remove and (
+        policy_.allowed_tags is None or "style" in policy_.allowed_tags
+    ):
+        for node in el.iter("style", "{*}style"):
+            if node is not el and not compiled.css_ok(node.text or "", "style"):
+                _remove(node)
+                stats.elements_removed += 1
+    return stats
+
+
+def _refresh_ok(compiled: _Cleaner, node: Any, value: str) -> bool:
+    if str(node.get("http-equiv", "")).strip().lower() != "refresh":
+        return True
+    span = refresh_url_span(value)
+    return span is None or compiled.url_ok(value[span[0] : span[1]], "meta", "content")
+
+
+_CLEANERS: dict[int, _Cleaner] = {}
+
+
+def _cleaner(policy: CleanPolicy) -> _Cleaner:
+    """The compiled form of *policy*, kept for the presets and recent policies."""
+    key = id(policy)
+    found = _CLEANERS.get(key)
+    if found is None or found.policy is not policy:
+        if len(_CLEANERS) > 64:
+            _CLEANERS.clear()
+        found = _CLEANERS[key] = _Cleaner(policy)
+    return found
+
+
+def clean(html_or_tag: T, policy: CleanPolicy | str | None = None) -> T:
+    """Clean HTML by *policy* (default: the safe policy); return the same kind as given.
+
+    A ``str`` is parsed as an HTML fragment and a new ``str`` returned; a
+    soup `Tag`/`Soup` or an lxml element is cleaned in place and returned.
+    *policy* is a `CleanPolicy` or a preset name (``"safe"``, ``"strict"``,
+    ``"epub"``).  See `clean_element`.
+
+    >>> clean('<a href=" jav&#x09;ascript:alert(1)">x</a><img src=a.png onerror=alert(1)>')
+    '<a>x</a><img src="a.png">'
+    >>> clean('<p align="center"><img src="a.png" class="wide" alt="A"></p>', "epub")
+    '<p><img src="a.png" alt="A"></p>'
+    """
+    target = target_element(html_or_tag)
+    clean_element(target.element, policy)
+    result: Any = give_back(target)
+    return result  # type: ignore[no-any-return]

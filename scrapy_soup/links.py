@@ -1,0 +1,243 @@
+"""Rewrite relative links in HTML to absolute ones.
+
+Scraped HTML (an article body, a description) leaves the page it came from;
+its relative links must be made absolute against that page, as a browser
+would resolve them.  `absolutize_links` does it for a string, a soup `Tag`
+or an lxml element; `absolutize_element` is the lxml-level function that
+also tells how many links it rewrote.
+
+No Scrapy import here: this is core, usable on its own.
+
+>>> absolutize_links('<a href="../b.html">b</a>', "https://example.com/a/page.html")
+'<a href="https://example.com/b.html">b</a>'
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable
+from typing import Any, TypeVar
+
+from lxml import etree
+
+from ._links_markup import give_back, target_element
+from ._links_url import (
+    Base,
+    css_url_spans,
+    ping_spans,
+    refresh_url_span,
+    srcset_url_spans,
+)
+
+__all__ = ["URL_ATTRIBUTES", "absolutize_element", "absolutize_links"]
+
+T = TypeVar("T")
+
+#: Attributes whose value is one URL (HTML Standard, "Attributes" index,
+#: plus legacy ones still met in scraped pages).  ``xlink:href`` is the SVG 1
+#: link; SVG 2 uses ``href``.  ``data`` counts only on ``<object>``: elsewhere
+#: it is an unrelated custom attribute in the wild.
+URL_ATTRIBUTES: frozenset[str] = frozenset(
+    {
+        "href", "src", "action", "formaction", "poster", "cite", "data",
+        "background", "longdesc", "usemap", "manifest", "codebase",
+        "xlink:href", "ping", "srcset", "imagesrcset",
+    }
+)  # fmt: skip
+
+_XLINK_NS = "http://www.w3.org/1999/xlink"
+# How each attribute's value holds its URLs.
+_SINGLE, _LIST, _SRCSET = 0, 1, 2
+_KINDS = {"ping": _LIST, "srcset": _SRCSET, "imagesrcset": _SRCSET}
+_ONLY_ON = {"data": frozenset({"object"})}
+
+
+@functools.lru_cache(maxsize=64)
+def _finder(extra: tuple[str, ...]) -> tuple[etree.XPath, dict[str, int]]:
+    """Compiled XPath for the elements to look at, and attribute -> kind."""
+    kinds = {name: _KINDS.get(name, _SINGLE) for name in URL_ATTRIBUTES}
+    for name in extra:
+        kinds[name] = _SRCSET if name.endswith("srcset") else _SINGLE
+    names = " ".join(sorted(kinds))
+    # One pass in C: elements with a URL attribute (by local name, so the
+    # namespaced {xlink}href of XML trees matches too), <style> elements,
+    # and elements with a style attribute or http-equiv (meta refresh).
+    xpath = etree.XPath(
+        "descendant-or-self::*["
+        f"@*[contains(' {names} ', concat(' ', local-name(), ' '))]"
+        " or @style or @http-equiv or local-name()='style']"
+    )
+    return xpath, kinds
+
+
+def _local(name: str) -> str:
+    return name[name.index("}") + 1 :] if name[:1] == "{" else name
+
+
+def _is_refresh(node: etree._Element, local_tag: str) -> bool:
+    return (
+        local_tag == "meta"
+        and str(node.get("http-equiv", "")).strip().lower() == "refresh"
+    )
+
+
+def _rewrite_spans(
+    value: str, spans: Iterable[tuple[int, int]], base: Base
+) -> tuple[str, int]:
+    """Replace each span of *value* by its resolved URL; count replacements."""
+    out: list[str] = []
+    done = 0
+    count = 0
+    for start, end in spans:
+        resolved = base.resolve(value[start:end])
+        if resolved is None or resolved == value[start:end]:
+            continue
+        out.append(value[done:start])
+        out.append(resolved)
+        done = end
+        count += 1
+    if not count:
+        return value, 0
+    out.append(value[done:])
+    return "".join(out), count
+
+
+def _rewrite_css(css: str, base: Base) -> tuple[str, int]:
+    out: list[str] = []
+    done = 0
+    count = 0
+    for start, end, quote in css_url_spans(css):
+        resolved = base.resolve(css[start:end])
+        if resolved is None:
+            continue
+        # The URL must not end the token it sits in: an unquoted url() ends
+        # at whitespace, quotes or parentheses, a quoted one at its quote.
+        bad = "\"'() \t\n\x0c\r" if not quote else quote + "\n"
+        if any(c in bad for c in resolved):
+            continue
+        out.append(css[done:start])
+        out.append(resolved)
+        done = end
+        count += 1
+    if not count:
+        return css, 0
+    out.append(css[done:])
+    return "".join(out), count
+
+
+def document_base(el: etree._Element, base_url: str) -> tuple[Base, Base]:
+    """The base for *el*: the document's first ``<base href>``, else *base_url*.
+
+    HTML Standard, "document base URL": the first ``base`` element with an
+    ``href`` in tree order, resolved against the document's URL; its
+    "frozen base URL" falls back to the document URL when the href does not
+    parse or has a ``data:`` or ``javascript:`` scheme.
+    Returns ``(base, document_url)``: the ``<base>`` element's own href is
+    resolved against the document URL, not against itself.
+    """
+    document_url = Base(base_url)
+    found = el.getroottree().xpath("(//*[local-name()='base'][@href])[1]/@href")
+    if not isinstance(found, list) or not found:
+        return document_url, document_url
+    href = str(found[0])
+    try:
+        base = Base(document_url.resolve(href) or href)
+    except ValueError:
+        return document_url, document_url
+    if base.scheme in ("data", "javascript"):
+        return document_url, document_url
+    return base, document_url
+
+
+def absolutize_element(
+    el: etree._Element, base_url: str, *, extra_attrs: Iterable[str] = ()
+) -> int:
+    """Make every relative URL in *el* and its descendants absolute; return how many.
+
+    *base_url* is the URL of the page the HTML comes from; a ``<base href>``
+    anywhere in *el*'s document takes precedence, as in browsers.  Rewrites
+    the attributes in `URL_ATTRIBUTES` (``srcset``/``imagesrcset`` per the
+    HTML "parse a srcset attribute" algorithm, ``ping`` as a space-separated
+    list), ``url()`` and ``@import`` in ``style`` attributes and ``<style>``
+    elements, the URL of ``<meta http-equiv=refresh content="5; url=…">``,
+    and each attribute named in *extra_attrs* (one URL, or a srcset if the
+    name ends with ``srcset``, e.g. ``data-src``, ``data-srcset``).
+
+    Left alone: empty values, fragment-only (``#top``) and values with a
+    scheme (absolute URLs, ``mailto:``, ``tel:``, ``data:``, ``javascript:``:
+    removing those is `scrapy_soup.clean`'s business), and anything that
+    does not parse (invalid IPv6 hosts, bad ports): never raises for a URL
+    in the HTML.  Resolved URLs are percent-encoded the WHATWG way
+    (`w3lib.url.safe_url_string`).  Raises ValueError if *base_url* is not
+    an absolute hierarchical URL.
+    """
+    base, document_url = document_base(el, base_url)
+    xpath, kinds = _finder(tuple(sorted(set(extra_attrs))))
+    count = 0
+    found = xpath(el)
+    assert isinstance(found, list)
+    for node in found:
+        if not isinstance(node, etree._Element):
+            continue
+        tag = node.tag
+        if not isinstance(tag, str):
+            continue
+        local_tag = _local(tag).lower()
+        for name, value in node.items():
+            key = str(name)
+            if key[:1] == "{":
+                key = ("xlink:" if key.startswith("{" + _XLINK_NS) else "") + _local(
+                    key
+                )
+            kind = kinds.get(key)
+            new = None
+            n = 0
+            if kind is _SINGLE:
+                only = _ONLY_ON.get(key)
+                if only is not None and local_tag not in only:
+                    continue
+                resolved = (document_url if local_tag == "base" else base).resolve(
+                    value
+                )
+                if resolved is not None and resolved != value:
+                    new, n = resolved, 1
+            elif kind is _SRCSET:
+                new, n = _rewrite_spans(value, srcset_url_spans(value), base)
+            elif kind is _LIST:
+                new, n = _rewrite_spans(value, ping_spans(value), base)
+            elif key == "style":
+                new, n = _rewrite_css(value, base)
+            elif key == "content" and _is_refresh(node, local_tag):
+                span = refresh_url_span(value)
+                if span is not None:
+                    new, n = _rewrite_spans(value, [span], base)
+            if n and new is not None:
+                node.set(name, new)
+                count += n
+        if local_tag == "style" and node.text:
+            css, n = _rewrite_css(node.text, base)
+            if n:
+                node.text = css
+                count += n
+    return count
+
+
+def absolutize_links(
+    html_or_tag: T, base_url: str, *, extra_attrs: Iterable[str] = ()
+) -> T:
+    """Make relative links absolute; return the same kind of object as given.
+
+    A ``str`` is parsed as an HTML fragment and a new ``str`` is returned; a
+    soup `Tag`/`Soup` or an lxml element is changed in place and returned.
+    See `absolutize_element` for what is rewritten and what is left alone.
+
+    >>> absolutize_links(
+    ...     '<img srcset="a,1.jpg 1x, b.jpg 2x"><a href="#top">top</a>',
+    ...     "https://example.com/dir/",
+    ... )
+    '<img srcset="https://example.com/dir/a,1.jpg 1x, https://example.com/dir/b.jpg 2x"><a href="#top">top</a>'
+    """
+    target = target_element(html_or_tag)
+    absolutize_element(target.element, base_url, extra_attrs=extra_attrs)
+    result: Any = give_back(target)
+    return result  # type: ignore[no-any-return]
