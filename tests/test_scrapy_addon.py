@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -129,22 +128,3 @@ def test_addon_keeps_other_components_and_broken_paths_to_scrapy() -> None:
     pipelines = settings.getdict("ITEM_PIPELINES")
     assert pipelines["no.such.Pipeline"] == 300
     assert pipelines[AbsoluteLinksPipeline] == 800
-
-
-def test_config_reads_command_line_strings(tmp_path: Path) -> None:
-    from scrapy.settings import Settings
-
-    settings = Settings(
-        {
-            "SOUP_HTML_FIELDS": "body,summary",
-            "SOUP_SNIFF_HTML": "True",
-            "SOUP_CLEAN_ALLOWED_ATTRIBUTES": '{"a": ["href"], "*": "title"}',
-            "SOUP_CLEAN_KEEP_COMMENTS": "0",
-        }
-    )
-    config = Config.from_settings(settings)
-    assert config.html_fields == ("body", "summary")
-    assert config.sniff_html is True
-    assert config.clean_allowed_attributes == {"a": ["href"], "*": ["title"]}
-    assert config.clean_keep_comments is False
-    assert config.clean_allowed_tags is None

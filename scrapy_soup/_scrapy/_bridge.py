@@ -1,36 +1,109 @@
-"""The pipelines' calls into the pure ``links`` and ``clean`` modules.
+"""The pipelines' calls into the soup and the pure ``links``/``clean`` modules.
 
-Kept in one place so that the pipelines read as Scrapy plumbing and the
-counting of changes (for the ``soup/...`` stats) has one home.
+Kept in one place so that the pipelines read as Scrapy plumbing. A field is
+worked on as a *fragment* soup (bs4's ``html.parser`` view: no html/body
+added) whose synthetic container element holds the field's nodes; the
+lxml-level functions ``absolutize_element`` and ``clean_element`` change it in
+place and return counts for the ``soup/...`` stats, and ``str()`` of the soup
+is what exporters get, the same characters ``absolutize_links``/``clean``
+return for a string.
 """
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING, Any
 
+from lxml import etree
+
 if TYPE_CHECKING:
+    from scrapy_soup._tree._soup import Soup
+
     from scrapy_soup._scrapy._config import Config
     from scrapy_soup._tree._elements import Tag
+    from scrapy_soup.clean import CleanPolicy
 
-__all__ = ["absolutize", "clean", "policy_from_config"]
-
-
-def absolutize(tree: Tag, base_url: str, extra_attributes: tuple[str, ...]) -> int:
-    """Make every URL under ``tree`` absolute; return how many were rewritten."""
-    from scrapy_soup.links import absolutize_links
-
-    absolutize_links(tree, base_url)
-    return 0
-
-
-def policy_from_config(config: Config) -> Any:
-    """Build the cleaning policy the ``SOUP_CLEAN_*`` settings describe."""
-    return config.clean_policy
+__all__ = [
+    "absolutize",
+    "clean",
+    "container_of",
+    "fragment_of_markup",
+    "fragment_of_tag",
+    "policy_from_config",
+]
 
 
-def clean(tree: Tag, policy: Any) -> dict[str, int]:
-    """Clean ``tree`` in place; return the counts for the stats."""
-    from scrapy_soup.clean import clean as clean_tree
+def _element_of(tag: Tag) -> etree._Element:
+    """The lxml element under a soup Tag, or the root element of a whole Soup."""
+    el: Any = tag._el
+    if el is None:
+        # A Soup in "html"/"xml" mode has no element of its own (COMMON.md).
+        el = getattr(tag, "_root", None)
+    if not isinstance(el, etree._Element):
+        raise TypeError(f"no element behind {type(tag).__name__}")
+    return el
 
-    clean_tree(tree, policy)
-    return {}
+
+def fragment_of_markup(markup: str) -> Soup:
+    """Parse a field's HTML string as a fragment soup (parsed once, here)."""
+    from scrapy_soup._tree._soup import Soup
+
+    return Soup(markup, "fragment")
+
+
+def fragment_of_tag(tag: Tag) -> Soup:
+    """A fragment soup holding a deep copy of ``tag`` (or of a Soup's root).
+
+    The copy is made by lxml in C; the tag's own tree, which is the tree of
+    the response it came from, is never changed.
+    """
+    soup = fragment_of_markup("")
+    el = copy.deepcopy(_element_of(tag))
+    # deepcopy() carries the text after the element; it belongs to the page.
+    el.tail = None
+    container = soup._el
+    assert container is not None
+    container.append(el)
+    return soup
+
+
+def container_of(soup: Soup) -> etree._Element:
+    """The synthetic container element of a fragment soup."""
+    el = soup._el
+    if not isinstance(el, etree._Element):
+        raise TypeError("not a fragment soup")
+    return el
+
+
+def absolutize(soup: Soup, base_url: str, extra_attributes: tuple[str, ...]) -> int:
+    """Make every URL in a fragment soup absolute; return how many were rewritten."""
+    from scrapy_soup.links import absolutize_element
+
+    return absolutize_element(
+        container_of(soup), base_url, extra_attrs=extra_attributes
+    )
+
+
+def policy_from_config(config: Config) -> CleanPolicy:
+    """Build the cleaning policy: the ``SOUP_CLEAN_POLICY`` preset (or a
+    ``CleanPolicy``) changed by the other ``SOUP_CLEAN_*`` settings.
+
+    Raises ValueError for an unknown preset or ``SOUP_CLEAN_*`` name, so that
+    a typo stops the crawl at start instead of cleaning with the wrong policy.
+    """
+    from scrapy_soup.clean import CleanPolicy
+
+    return CleanPolicy.from_dict(config.clean_options, base=config.clean_policy)
+
+
+def clean(soup: Soup, policy: CleanPolicy) -> dict[str, int]:
+    """Clean a fragment soup in place; return the counts for the stats."""
+    from scrapy_soup.clean import clean_element
+
+    stats = clean_element(container_of(soup), policy)
+    return {
+        "soup/elements_removed": stats.elements_removed,
+        "soup/tags_unwrapped": stats.tags_unwrapped,
+        "soup/attributes_removed": stats.attributes_removed,
+        "soup/comments_removed": stats.comments_removed,
+    }

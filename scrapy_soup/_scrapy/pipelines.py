@@ -11,7 +11,6 @@ would lose the whole item.
 
 from __future__ import annotations
 
-import copy
 import logging
 import weakref
 from typing import TYPE_CHECKING, Any
@@ -21,12 +20,20 @@ from scrapy.exceptions import DropItem
 from scrapy.utils.conf import build_component_list
 from scrapy.utils.misc import load_object
 
+from scrapy_soup._scrapy._bridge import (
+    absolutize,
+    clean,
+    fragment_of_markup,
+    fragment_of_tag,
+    policy_from_config,
+)
 from scrapy_soup._scrapy._config import Config
 from scrapy_soup._scrapy._origins import ItemOrigins
 
 if TYPE_CHECKING:
     from scrapy import Spider
     from scrapy.crawler import Crawler
+    from scrapy_soup._tree._soup import Soup
     from typing_extensions import Self
 
     from scrapy_soup._tree._elements import NavigableString, PageElement, Tag
@@ -98,8 +105,8 @@ class _HtmlFieldPipeline:
         )
 
     # -- what the concrete pipelines provide --------------------------------
-    def transform(self, tree: Tag, base_url: str | None) -> dict[str, int]:
-        """Change ``tree`` in place; return the counts to add to the stats."""
+    def transform(self, fragment: Soup, base_url: str | None) -> dict[str, int]:
+        """Change ``fragment`` in place; return the counts to add to the stats."""
         raise NotImplementedError
 
     # -- item handling -------------------------------------------------------
@@ -193,28 +200,30 @@ class _HtmlFieldPipeline:
             processed = [self._process_value(v, base_url, totals) for v in value]
             return tuple(processed) if isinstance(value, tuple) else processed
         _, tag_type, string_type = _tree_types()
-        tree: Any
+        fragment: Any
         if isinstance(value, string_type):
             # Text, not markup (bs4's str() of a NavigableString is unescaped):
             # nothing to rewrite, only make it a plain str for exporters.
             return str.__str__(value) if self._final else value
         if isinstance(value, tag_type):
-            doc = value._doc
-            own_base = getattr(doc if doc is not None else value, "base_url", None)
-            if own_base:
-                # A soup object keeps its own document's base URL.
-                base_url = own_base
-            # Never change the tree of the response the Tag came from: work on
-            # a copy, unless the Tag is a copy an earlier pipeline made.
-            tree = value if _owned.get(id(value)) is value else copy.copy(value)
+            if _owned.get(id(value)) is value:
+                # A working copy an earlier scrapy_soup pipeline made; it
+                # carries the base URL that pipeline used.
+                fragment = value
+                base_url = getattr(value, "base_url", None) or base_url
+            else:
+                doc = value._doc if value._doc is not None else value
+                own_base = getattr(doc, "base_url", None)
+                if own_base:
+                    # A soup object keeps its own document's base URL.
+                    base_url = own_base
+                fragment = fragment_of_tag(value)
         elif isinstance(value, str):
             if "<" not in value:
                 # No markup: nothing to rewrite or clean, and parsing would
                 # only re-escape the text ("AT&T" -> "AT&amp;T").
                 return value
-            from scrapy_soup._tree._soup import Soup
-
-            tree = Soup(value, "fragment", base_url=base_url)
+            fragment = fragment_of_markup(value)
         else:
             raise _UnsupportedValue(
                 f"expected str, a soup object or a list of those, got {type(value).__name__}"
@@ -226,12 +235,14 @@ class _HtmlFieldPipeline:
                 "or set SOUP_URL_FIELD so that relative links can be resolved",
                 type(self).__name__,
             )
-        for key, count in self.transform(tree, base_url).items():
+        for key, count in self.transform(fragment, base_url).items():
             totals[key] = totals.get(key, 0) + count
         if self._final:
-            return str(tree)
-        _owned[id(tree)] = tree
-        return tree
+            return str(fragment)
+        _owned[id(fragment)] = fragment
+        # Remember the base with the copy: the next pipeline reads it there.
+        fragment.base_url = base_url
+        return fragment
 
 
 class AbsoluteLinksPipeline(_HtmlFieldPipeline):
@@ -243,12 +254,10 @@ class AbsoluteLinksPipeline(_HtmlFieldPipeline):
     lazy-loading ``data-src``. Counts ``soup/links_absolutized``.
     """
 
-    def transform(self, tree: Tag, base_url: str | None) -> dict[str, int]:
+    def transform(self, fragment: Soup, base_url: str | None) -> dict[str, int]:
         if base_url is None:
             return {}
-        from scrapy_soup._scrapy._bridge import absolutize
-
-        count = absolutize(tree, base_url, self._config.links_extra_attributes)
+        count = absolutize(fragment, base_url, self._config.links_extra_attributes)
         return {"soup/links_absolutized": count}
 
 
@@ -262,11 +271,7 @@ class CleanHtmlPipeline(_HtmlFieldPipeline):
 
     def __init__(self, crawler: Crawler) -> None:
         super().__init__(crawler)
-        from scrapy_soup._scrapy._bridge import policy_from_config
-
         self._policy = policy_from_config(self._config)
 
-    def transform(self, tree: Tag, base_url: str | None) -> dict[str, int]:
-        from scrapy_soup._scrapy._bridge import clean
-
-        return clean(tree, self._policy)
+    def transform(self, fragment: Soup, base_url: str | None) -> dict[str, int]:
+        return clean(fragment, self._policy)
