@@ -134,6 +134,23 @@ class PageServer:
         self._thread.join(timeout=10)
 
 
+# -- crawlers in this process (settings and signals only, no crawl) -------------
+def make_crawler(
+    spidercls: type[scrapy.Spider] | None = None, settings: dict[str, Any] | None = None
+) -> Any:
+    """A configured Crawler (settings, add-ons, signals, stats) that never crawls.
+
+    ``scrapy.utils.test.get_crawler`` needs an installed reactor before Scrapy
+    2.14; installing the default one is harmless here since nothing runs it.
+    """
+    from scrapy.utils.reactor import install_reactor, is_reactor_installed
+    from scrapy.utils.test import get_crawler
+
+    if not is_reactor_installed() and scrapy.version_info < (2, 14):
+        install_reactor("twisted.internet.asyncioreactor.AsyncioSelectorReactor")
+    return get_crawler(spidercls, settings)
+
+
 # -- crawls in a subprocess -----------------------------------------------------
 @dataclass
 class CrawlResult:

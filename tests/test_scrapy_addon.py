@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from scrapy.utils.conf import build_component_list
 from scrapy.utils.misc import load_object
-from scrapy.utils.test import get_crawler
+from scrapy_helpers import make_crawler
 
 from scrapy_soup._scrapy import (
     AbsoluteLinksPipeline,
@@ -37,7 +37,7 @@ def _enabled(settings: Any, name: str) -> dict[type, int]:
 
 
 def test_addon_enables_every_component_at_its_order() -> None:
-    settings = get_crawler(settings_dict=ADDON).settings
+    settings = make_crawler(settings=ADDON).settings
     for name, component, order in COMPONENTS:
         assert _enabled(settings, name)[component] == order
     # The downloader middleware's process_response must run after HTTP
@@ -49,7 +49,7 @@ def test_addon_enables_every_component_at_its_order() -> None:
 
 
 def test_addon_sets_defaults_with_addon_priority() -> None:
-    settings = get_crawler(settings_dict=ADDON).settings
+    settings = make_crawler(settings=ADDON).settings
     for key, value in DEFAULTS.items():
         assert settings[key] == value
         assert settings.getpriority(key) == 15  # SETTINGS_PRIORITIES["addon"]
@@ -67,7 +67,7 @@ def test_addon_sets_defaults_with_addon_priority() -> None:
 def test_user_none_disables_a_component(
     setting: str, path: str, component: type
 ) -> None:
-    settings = get_crawler(settings_dict={**ADDON, setting: {path: None}}).settings
+    settings = make_crawler(settings={**ADDON, setting: {path: None}}).settings
     assert component not in _enabled(settings, setting)
     # ...and only that one.
     for name, other, order in COMPONENTS:
@@ -76,8 +76,8 @@ def test_user_none_disables_a_component(
 
 
 def test_user_order_is_kept_whether_given_as_path_or_class() -> None:
-    settings = get_crawler(
-        settings_dict={
+    settings = make_crawler(
+        settings={
             **ADDON,
             "DOWNLOADER_MIDDLEWARES": {DM: 44},
             "ITEM_PIPELINES": {AbsoluteLinksPipeline: 100},
@@ -90,8 +90,8 @@ def test_user_order_is_kept_whether_given_as_path_or_class() -> None:
 
 
 def test_user_soup_settings_win_over_addon_defaults() -> None:
-    settings = get_crawler(
-        settings_dict={
+    settings = make_crawler(
+        settings={
             **ADDON,
             "SOUP_HTML_FIELDS": ["body"],
             "SOUP_CLEAN_POLICY": "strict",
@@ -112,7 +112,7 @@ def test_spider_custom_settings_win_over_addon() -> None:
             "SOUP_URL_FIELD": "source_url",
         }
 
-    settings = get_crawler(Spider, settings_dict=ADDON).settings
+    settings = make_crawler(Spider, settings=ADDON).settings
     assert CleanHtmlPipeline not in _enabled(settings, "ITEM_PIPELINES")
     assert Config.from_settings(settings).url_field == "source_url"
 

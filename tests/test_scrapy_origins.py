@@ -10,7 +10,7 @@ import attrs
 import pytest
 import scrapy
 from scrapy import signals
-from scrapy.utils.test import get_crawler
+from scrapy_helpers import make_crawler
 
 from scrapy_soup._scrapy._origins import ItemOrigins, Origin
 
@@ -89,7 +89,7 @@ def test_id_reuse_does_not_hand_out_a_stale_origin() -> None:
 
 
 def test_signals_release_items() -> None:
-    crawler = get_crawler()
+    crawler = make_crawler()
     origins = ItemOrigins.of(crawler)
     assert ItemOrigins.of(crawler) is origins
     scraped, dropped, errored = {"s": 1}, {"d": 1}, {"e": 1}
@@ -114,5 +114,5 @@ def test_signals_release_items() -> None:
 
 
 def test_each_crawler_has_its_own_map() -> None:
-    a, b = get_crawler(), get_crawler()
+    a, b = make_crawler(), make_crawler()
     assert ItemOrigins.of(a) is not ItemOrigins.of(b)
