@@ -13,12 +13,46 @@ serialization); otherwise lxml parses and serializes.  `parse_fragment` and
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from lxml import etree, html
+from lxml import etree
 
-__all__ = ["Target", "parse_fragment", "serialize_fragment", "target_element"]
+__all__ = [
+    "Target",
+    "give_back",
+    "parse_fragment",
+    "serialize_fragment",
+    "set_attribute",
+    "set_text",
+    "target_element",
+]
 
+# Characters lxml's Python API refuses (XML 1.0 "Char" excludes them) though
+# its HTML parser keeps them in the tree.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+
+
+def set_text(node: etree._Element, tail: bool, value: str | None) -> None:
+    """Set *node*'s text or tail; drop characters lxml refuses instead of raising."""
+    try:
+        if tail:
+            node.tail = value
+        else:
+            node.text = value
+    except ValueError:
+        set_text(node, tail, _NOT_XML.sub("", value or "") or None)
+
+
+def set_attribute(node: etree._Element, name: str, value: str) -> None:
+    """Set an attribute; drop characters lxml refuses instead of raising."""
+    try:
+        node.set(name, value)
+    except ValueError:
+        node.set(name, _NOT_XML.sub("", value))
+
+
+_PARSER = etree.HTMLParser(recover=True, huge_tree=True, default_doctype=False)
 _ELEMENT = etree._Element
 _TREE = etree._ElementTree
 
@@ -41,16 +75,16 @@ def parse_fragment(text: str) -> Target:
     soup = _soup_fragment(text)
     if soup is not None:
         return Target(soup._el, text, soup)
-    # lxml.html wraps the fragment in <html><body> to parse it, then moves
-    # the body's children under our container: nothing of html/body/head
-    # reaches the output, and leading text is kept as the container's text.
-    container = (
-        html.fragment_fromstring(text, create_parent="div") if text.strip() else None
-    )
-    if container is None:
-        container = html.Element("div")
-        container.text = text or None
-    return Target(container, text)
+    # As lxml.html.fragments_fromstring does: parse inside an open <body>
+    # (so <title>, <meta>, <style> stay where they are), and use the body as
+    # the container.  Done by hand because fragment_fromstring() sets
+    # leading text through the Python API, which refuses control characters
+    # that the parser itself keeps.
+    root = etree.fromstring(f"<html><body>{text}</body></html>", _PARSER)
+    body = root.find("body")
+    if body is None:  # pragma: no cover - libxml2 always makes a body here
+        body = etree.SubElement(root, "body")
+    return Target(body, text)
 
 
 def serialize_fragment(target: Target) -> str:

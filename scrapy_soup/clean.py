@@ -36,7 +36,7 @@ from ._clean_policy import (
     CleanPolicy,
     get_policy,
 )
-from ._links_markup import give_back, target_element
+from ._links_markup import give_back, set_text, target_element
 from ._links_url import ping_spans, refresh_url_span, srcset_url_spans, url_scheme
 
 __all__ = [
@@ -263,9 +263,9 @@ def _remove(node: Any) -> None:
     if tail:
         previous = node.getprevious()
         if previous is not None:
-            previous.tail = (previous.tail or "") + tail
+            set_text(previous, True, (previous.tail or "") + tail)
         else:
-            parent.text = (parent.text or "") + tail
+            set_text(parent, False, (parent.text or "") + tail)
     parent.remove(node)
 
 

@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 from lxml import etree
 
-from ._links_markup import give_back, target_element
+from ._links_markup import give_back, set_attribute, set_text, target_element
 from ._links_url import (
     Base,
     css_url_spans,
@@ -212,12 +212,12 @@ def absolutize_element(
                 if span is not None:
                     new, n = _rewrite_spans(value, [span], base)
             if n and new is not None:
-                node.set(name, new)
+                set_attribute(node, name, new)
                 count += n
         if local_tag == "style" and node.text:
             css, n = _rewrite_css(node.text, base)
             if n:
-                node.text = css
+                set_text(node, False, css)
                 count += n
     return count
 
