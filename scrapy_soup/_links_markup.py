@@ -14,6 +14,7 @@ serialization); otherwise lxml parses and serializes.  `parse_fragment` and
 from __future__ import annotations
 
 import re
+from html import escape
 from typing import Any
 
 from lxml import etree
@@ -92,7 +93,9 @@ def serialize_fragment(target: Target) -> str:
     if target.soup is not None:
         return str(target.soup.decode())
     el = target.element
-    parts = [el.text or ""]
+    # The container's own text is not serialized by lxml: escape it as the
+    # HTML serializer escapes text (never hand back "&lt;" decoded to "<").
+    parts = [escape(el.text, quote=False) if el.text else ""]
     parts.extend(
         etree.tostring(child, method="html", encoding="unicode", with_tail=True)
         for child in el
