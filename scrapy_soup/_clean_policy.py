@@ -214,11 +214,6 @@ class CleanPolicy:
     allow_relative_urls: bool = True
     data_image_urls: bool = True
     keep_comments: bool = False
-    #: (tag, attribute) -> decision, filled by the cleaner; not part of
-    #: equality.
-    _decisions: dict[tuple[str, str], int] = field(
-        default_factory=dict, init=False, repr=False, compare=False, hash=False
-    )
 
     def __post_init__(self) -> None:
         # Frozen: normalize through object.__setattr__ so that lists, dicts

@@ -165,7 +165,8 @@ class Base:
 
     @staticmethod
     def _safe(url: str, force: bool = False) -> str | None:
-        if not force and _URL_SAFE.match(url):
+        # A second "#" is percent-encoded by safe_url_string: take that path.
+        if not force and _URL_SAFE.match(url) and url.count("#") < 2:
             return url
         try:
             return safe_url_string(url)
@@ -301,6 +302,7 @@ def refresh_url_span(content: str) -> tuple[int, int] | None:
 _CSS_URL = re.compile(
     r"""url\(\s*(?:(["'])([^"'\\\n]*)\1|([^\s"'()\\]+))\s*\)""", re.IGNORECASE
 )
+_CSS_HAS_URL = re.compile(r"url\(|@import", re.IGNORECASE)
 # @import "foo.css"; (a bare string, no url()).
 _CSS_IMPORT = re.compile(r"""@import\s*(["'])([^"'\\\n]*)\1""", re.IGNORECASE)
 
@@ -312,7 +314,7 @@ def css_url_spans(css: str) -> list[tuple[int, int, str]]:
     >>> [(css[s:e], q) for s, e, q in css_url_spans(css)]
     [('a.png', "'"), ('b.png', ''), ('c.css', '"')]
     """
-    if "url(" not in css.lower() and "@import" not in css.lower():
+    if not _CSS_HAS_URL.search(css):
         return []
     spans: list[tuple[int, int, str]] = []
     for m in _CSS_URL.finditer(css):

@@ -145,24 +145,20 @@ def _attr_key(name: str) -> str:
 
 
 class _Cleaner:
-    """A policy compiled for the tree walk (XPath, decision cache)."""
+    """A policy compiled for the tree walk: decision caches per tag."""
 
     def __init__(self, policy: CleanPolicy) -> None:
         self.policy = policy
-        self.decisions = policy._decisions
         allowed = policy.allowed_tags
         remove = policy.remove_tags - (allowed or frozenset())
         self.remove = remove
-        name = f"translate(local-name(), '{_UPPER}', '{_LOWER}')"
-        if allowed is None:
-            # Every tag allowed: look only at the removed ones, and at
-            # prefixed names ("svg:script") whose local part decides.
-            names = " ".join(sorted(remove))
-            predicate = f"contains(' {names} ', concat(' ', {name}, ' ')) or contains(local-name(), ':')"
-        else:
-            names = " ".join(sorted(n for n in allowed if " " not in n))
-            predicate = f"not(contains(' {names} ', concat(' ', {name}, ' ')))"
-        self.disallowed = etree.XPath(f"descendant::*[{predicate}]")
+        #: raw lxml tag -> 0 keep, 1 unwrap, 2 remove.
+        self.tag_actions: dict[Any, int] = {}
+        #: raw lxml tag -> raw attribute name -> decision.
+        self.decisions_by_tag: dict[Any, dict[Any, int]] = {}
+        self.style_allowed = "style" not in remove and (
+            allowed is None or "style" in allowed
+        )
 
     def tag_action(self, local: str) -> int:
         """0 keep, 1 unwrap, 2 remove with content."""
@@ -284,8 +280,33 @@ def _comment_ok(text: str | None) -> bool:
 
 
 _COUNT = etree.XPath("count(descendant::*)")
-_COMMENTS = etree.XPath("descendant::comment() | descendant::processing-instruction()")
-_WITH_ATTRS = etree.XPath("descendant-or-self::*[@*]")
+#: Tag names lxml's strip_tags() accepts; the HTML parser also makes names
+#: like "a\x08<" that only a hand-made unwrap can handle.
+_PLAIN_TAG = re.compile(r"(\{[^}]*\})?[A-Za-z_][\w.:\-]*\Z")
+
+
+def _unwrap(node: Any) -> None:
+    """Replace *node* by its children and text (lxml's strip_tags, by hand)."""
+    parent = node.getparent()
+    if parent is None:
+        return
+    text, tail = node.text or "", node.tail or ""
+    children = list(node)
+    previous = node.getprevious()
+    lead = text if children else text + tail
+    if lead:
+        if previous is not None:
+            set_text(previous, True, (previous.tail or "") + lead)
+        else:
+            set_text(parent, False, (parent.text or "") + lead)
+    if children:
+        last = children[-1]
+        if tail:
+            set_text(last, True, (last.tail or "") + tail)
+        index = parent.index(node)
+        parent[index : index + 1] = children
+    else:
+        parent.remove(node)
 
 
 def clean_element(
@@ -300,84 +321,119 @@ def clean_element(
     removes.  Never raises for any tree lxml can hold.
     """
     compiled = _cleaner(get_policy(policy))
-    policy_ = compiled.policy
+    keep_comments = compiled.policy.keep_comments
+    actions = compiled.tag_actions
     stats = CleanStats()
 
-    # 1. Comments and processing instructions (the HTML parser makes
-    #    "<?php ?>" a comment; an XML tree may hold real PIs).
-    for node in _COMMENTS(el):
-        if (
-            policy_.keep_comments
-            and isinstance(node, etree._Comment)
-            and _comment_ok(node.text)
-        ):
-            continue
-        _remove(node)
-        stats.comments_removed += 1
-
-    # 2. Elements: remove, then unwrap.  Removing in document order means a
-    #    descendant of a removed element is removed from an already
-    #    detached parent: harmless, and cheaper than checking.
-    before = int(_COUNT(el))
+    # 1. One walk (lxml's iterator; far cheaper than XPath predicates on
+    #    this corpus) finds comments and processing instructions (the HTML
+    #    parser makes "<?php ?>" a comment), elements to remove and to unwrap.
+    comments: list[Any] = []
+    removed: list[Any] = []
+    odd: list[Any] = []
     unwrap: set[str] = set()
-    for node in compiled.disallowed(el):
+    node: Any
+    for node in el.iter():
         tag = node.tag
-        action = compiled.tag_action(_local_tag(tag))
+        if not isinstance(tag, str):
+            if not (
+                keep_comments
+                and isinstance(node, etree._Comment)
+                and _comment_ok(node.text)
+            ):
+                comments.append(node)
+            continue
+        action = actions.get(tag)
+        if action is None:
+            action = actions[tag] = compiled.tag_action(_local_tag(tag))
+        if action == 0 or node is el:
+            continue
         if action == 2:
-            _remove(node)
-        elif action == 1:
+            removed.append(node)
+        elif _PLAIN_TAG.match(tag):
             unwrap.add(tag)
-    removed_at = int(_COUNT(el))
-    stats.elements_removed = before - removed_at
-    if unwrap:
-        etree.strip_tags(el, *unwrap)
-        stats.tags_unwrapped = removed_at - int(_COUNT(el))
-    root_tag = el.tag
-    if isinstance(root_tag, str) and compiled.tag_action(_local_tag(root_tag)) == 2:
-        stats.elements_removed += int(_COUNT(el))
+        else:
+            odd.append(node)
+
+    # 2. Remove, then unwrap.  Removing in document order means a descendant
+    #    of a removed element is removed from an already detached parent:
+    #    harmless, and cheaper than checking.  Tails stay in place.
+    for node in comments:
+        _remove(node)
+    stats.comments_removed = len(comments)
+    before = int(_COUNT(el))
+    for node in removed:
+        _remove(node)
+    if isinstance(el.tag, str) and actions.get(el.tag) == 2:
         for child in list(el):
             el.remove(child)
-        el.text = None
+        set_text(el, False, None)
+    after_removal = int(_COUNT(el))
+    stats.elements_removed = before - after_removal
+    if unwrap or odd:
+        if unwrap:
+            etree.strip_tags(el, *unwrap)
+        for node in odd:
+            _unwrap(node)
+        stats.tags_unwrapped = after_removal - int(_COUNT(el))
 
-    # 3. Attributes, on the elements that have any.
-    decisions = compiled.decisions
-    for node in _WITH_ATTRS(el):
-        tag = _local_tag(node.tag)
-        for name, value in node.items():
-            key = _attr_key(name)
-            decision = decisions.get((tag, key))
+    # 3. Attributes.  Decisions are cached per (tag, attribute name); the
+    #    value is read only when it must be checked.
+    by_tag = compiled.decisions_by_tag
+    for node in el.iter(etree.Element):
+        names = node.keys()
+        if not names:
+            continue
+        tag = str(node.tag)
+        decisions = by_tag.get(tag)
+        if decisions is None:
+            decisions = by_tag[tag] = {}
+        for name in names:
+            decision = decisions.get(name)
             if decision is None:
-                decision = decisions[(tag, key)] = compiled.decide(tag, key)
+                decision = decisions[name] = compiled.decide(
+                    _local_tag(tag), _attr_key(name)
+                )
             if decision == _KEEP:
                 continue
-            if decision == _DROP:
-                ok = False
-            elif decision == _URL:
-                ok = compiled.url_ok(value, tag, key)
-            elif decision == _SRCSET:
-                ok = compiled.spans_ok(value, srcset_url_spans(value), tag, key)
-            elif decision == _URL_LIST:
-                ok = compiled.spans_ok(value, ping_spans(value), tag, key)
-            elif decision == _STYLE:
-                ok = compiled.css_ok(value, tag)
-            elif decision == _REFRESH:
-                ok = _refresh_ok(compiled, node, value)
-            else:  # _ANIMATE: SVG <animate attributeName="href"> can set a URL.
-                target = _attr_key(value.strip())
-                ok = not (target.endswith("href") or target.startswith("on"))
-            if not ok:
-                del node.attrib[name]
-                stats.attributes_removed += 1
+            if decision != _DROP and _value_ok(
+                compiled,
+                node,
+                decision,
+                _local_tag(tag),
+                _attr_key(name),
+                node.get(name, ""),
+            ):
+                continue
+            del node.attrib[name]
+            stats.attributes_removed += 1
 
     # 4. Allowed <style> elements must hold CSS a browser cannot escape from.
-    if "style" not in compiled.remove and (
-        policy_.allowed_tags is None or "style" in policy_.allowed_tags
-    ):
+    if compiled.style_allowed:
         for node in el.iter("style", "{*}style"):
             if node is not el and not compiled.css_ok(node.text or "", "style"):
                 _remove(node)
                 stats.elements_removed += 1
     return stats
+
+
+def _value_ok(
+    compiled: _Cleaner, node: Any, decision: int, tag: str, key: str, value: str
+) -> bool:
+    """Whether an attribute whose value matters (URLs, CSS) may stay."""
+    if decision == _URL:
+        return compiled.url_ok(value, tag, key)
+    if decision == _SRCSET:
+        return compiled.spans_ok(value, srcset_url_spans(value), tag, key)
+    if decision == _URL_LIST:
+        return compiled.spans_ok(value, ping_spans(value), tag, key)
+    if decision == _STYLE:
+        return compiled.css_ok(value, tag)
+    if decision == _REFRESH:
+        return _refresh_ok(compiled, node, value)
+    # _ANIMATE: SVG <animate attributeName="href"> can set a URL.
+    target = _attr_key(value.strip())
+    return not (target.endswith("href") or target.startswith("on"))
 
 
 def _refresh_ok(compiled: _Cleaner, node: Any, value: str) -> bool:
@@ -387,17 +443,16 @@ def _refresh_ok(compiled: _Cleaner, node: Any, value: str) -> bool:
     return span is None or compiled.url_ok(value[span[0] : span[1]], "meta", "content")
 
 
-_CLEANERS: dict[int, _Cleaner] = {}
+_CLEANERS: dict[CleanPolicy, _Cleaner] = {}
 
 
 def _cleaner(policy: CleanPolicy) -> _Cleaner:
-    """The compiled form of *policy*, kept for the presets and recent policies."""
-    key = id(policy)
-    found = _CLEANERS.get(key)
-    if found is None or found.policy is not policy:
+    """The compiled form of *policy* (policies are frozen and hashable)."""
+    found = _CLEANERS.get(policy)
+    if found is None:
         if len(_CLEANERS) > 64:
             _CLEANERS.clear()
-        found = _CLEANERS[key] = _Cleaner(policy)
+        found = _CLEANERS[policy] = _Cleaner(policy)
     return found
 
 
@@ -415,24 +470,21 @@ def clean(html_or_tag: T, policy: CleanPolicy | str | None = None) -> T:
     '<p><img src="a.png" alt="A"></p>'
     """
     target = target_element(html_or_tag)
-    stats = clean_element(target.element, policy)
+    clean_element(target.element, policy)
     result: Any = give_back(target)
     if isinstance(html_or_tag, str):
-        # Unwrapping and removing can leave a tree that the HTML parser
-        # builds differently from its serialization (a <p> inside a <p>,
-        # text directly in a <table>).  Clean the output again until it
-        # parses back to itself, so that clean(clean(x)) == clean(x).
+        # The output must parse back to itself for clean(clean(x)) == clean(x):
+        # unwrapping and removing can leave trees the HTML parser builds
+        # differently from their serialization (a <p> inside a <p>, text
+        # directly in a <table>), and lxml's serializer omits some end tags.
+        # So a changed string is cleaned again until it stops changing.
+        previous: str = html_or_tag
         for _ in range(_MAX_ROUNDS):
-            if not (
-                stats.elements_removed or stats.tags_unwrapped or stats.comments_removed
-            ):
+            if result == previous:
                 break
             target = target_element(result)
-            stats = clean_element(target.element, policy)
-            again = give_back(target)
-            if again == result:
-                break
-            result = again
+            clean_element(target.element, policy)
+            previous, result = result, give_back(target)
     return result  # type: ignore[no-any-return]
 
 

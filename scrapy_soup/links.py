@@ -47,27 +47,22 @@ URL_ATTRIBUTES: frozenset[str] = frozenset(
 
 _XLINK_NS = "http://www.w3.org/1999/xlink"
 # How each attribute's value holds its URLs.
-_SINGLE, _LIST, _SRCSET = 0, 1, 2
+_SINGLE, _LIST, _SRCSET, _STYLE, _CONTENT = 0, 1, 2, 3, 4
 _KINDS = {"ping": _LIST, "srcset": _SRCSET, "imagesrcset": _SRCSET}
 _ONLY_ON = {"data": frozenset({"object"})}
 
 
 @functools.lru_cache(maxsize=64)
-def _finder(extra: tuple[str, ...]) -> tuple[etree.XPath, dict[str, int]]:
-    """Compiled XPath for the elements to look at, and attribute -> kind."""
+def _kinds(extra: tuple[str, ...]) -> dict[str, int]:
+    """Attribute name -> how its value holds URLs; style/content handled apart."""
     kinds = {name: _KINDS.get(name, _SINGLE) for name in URL_ATTRIBUTES}
     for name in extra:
         kinds[name] = _SRCSET if name.endswith("srcset") else _SINGLE
-    names = " ".join(sorted(kinds))
-    # One pass in C: elements with a URL attribute (by local name, so the
-    # namespaced {xlink}href of XML trees matches too), <style> elements,
-    # and elements with a style attribute or http-equiv (meta refresh).
-    xpath = etree.XPath(
-        "descendant-or-self::*["
-        f"@*[contains(' {names} ', concat(' ', local-name(), ' '))]"
-        " or @style or @http-equiv or local-name()='style']"
-    )
-    return xpath, kinds
+    kinds["style"] = _STYLE
+    kinds["content"] = _CONTENT
+    # XML trees name it by namespace; the HTML parser keeps "xlink:href".
+    kinds[f"{{{_XLINK_NS}}}href"] = _SINGLE
+    return kinds
 
 
 def _local(name: str) -> str:
@@ -172,42 +167,41 @@ def absolutize_element(
     an absolute hierarchical URL.
     """
     base, document_url = document_base(el, base_url)
-    xpath, kinds = _finder(tuple(sorted(set(extra_attrs))))
+    kinds = _kinds(tuple(sorted(set(extra_attrs))))
     count = 0
-    found = xpath(el)
-    assert isinstance(found, list)
-    for node in found:
-        if not isinstance(node, etree._Element):
-            continue
+    # One walk in Python: measured on the corpus, it is several times faster
+    # than selecting the elements with an XPath predicate on attributes.
+    names = kinds.keys()
+    for node in el.iter(etree.Element):
         tag = node.tag
-        if not isinstance(tag, str):
+        # Most elements have no URL attribute: a set test in C skips them.
+        if names.isdisjoint(node.keys()) and tag != "style":
+            continue
+        if not isinstance(tag, str):  # pragma: no cover - iter(Element) gives elements
             continue
         local_tag = _local(tag).lower()
         for name, value in node.items():
             key = str(name)
-            if key[:1] == "{":
-                key = ("xlink:" if key.startswith("{" + _XLINK_NS) else "") + _local(
-                    key
-                )
             kind = kinds.get(key)
+            if kind is None:
+                continue
             new = None
             n = 0
-            if kind is _SINGLE:
+            if kind == _SINGLE:
                 only = _ONLY_ON.get(key)
                 if only is not None and local_tag not in only:
                     continue
-                resolved = (document_url if local_tag == "base" else base).resolve(
-                    value
-                )
+                resolver = document_url if local_tag == "base" else base
+                resolved = resolver.resolve(value)
                 if resolved is not None and resolved != value:
                     new, n = resolved, 1
-            elif kind is _SRCSET:
+            elif kind == _SRCSET:
                 new, n = _rewrite_spans(value, srcset_url_spans(value), base)
-            elif kind is _LIST:
+            elif kind == _LIST:
                 new, n = _rewrite_spans(value, ping_spans(value), base)
-            elif key == "style":
+            elif kind == _STYLE:
                 new, n = _rewrite_css(value, base)
-            elif key == "content" and _is_refresh(node, local_tag):
+            elif _is_refresh(node, local_tag):
                 span = refresh_url_span(value)
                 if span is not None:
                     new, n = _rewrite_spans(value, [span], base)
