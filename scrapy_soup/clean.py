@@ -279,7 +279,6 @@ def _comment_ok(text: str | None) -> bool:
     )
 
 
-_COUNT = etree.XPath("count(descendant::*)")
 #: Tag names lxml's strip_tags() accepts; the HTML parser also makes names
 #: like "a\x08<" that only a hand-made unwrap can handle.
 _PLAIN_TAG = re.compile(r"(\{[^}]*\})?[A-Za-z_][\w.:\-]*\Z")
@@ -325,15 +324,24 @@ def clean_element(
     actions = compiled.tag_actions
     stats = CleanStats()
 
-    # 1. One walk (lxml's iterator; far cheaper than XPath predicates on
-    #    this corpus) finds comments and processing instructions (the HTML
-    #    parser makes "<?php ?>" a comment), elements to remove and to unwrap.
+    # 1. One walk (lxml's iterator: far cheaper than XPath predicates on
+    #    this corpus).  It collects comments and processing instructions
+    #    (the HTML parser makes "<?php ?>" a comment) and the elements to
+    #    remove or unwrap, and cleans the attributes of the elements kept.
+    #    Subtrees being removed are skipped: their attributes do not count.
     comments: list[Any] = []
     removed: list[Any] = []
     odd: list[Any] = []
     unwrap: set[str] = set()
+    unwrapped = 0
+    skip_to: Any = None
+    by_tag = compiled.decisions_by_tag
     node: Any
     for node in el.iter():
+        if skip_to is not None:
+            if node is skip_to:
+                skip_to = None
+            continue
         tag = node.tag
         if not isinstance(tag, str):
             if not (
@@ -346,67 +354,44 @@ def clean_element(
         action = actions.get(tag)
         if action is None:
             action = actions[tag] = compiled.tag_action(_local_tag(tag))
-        if action == 0 or node is el:
+        if node is not el and action:
+            if action == 2:
+                removed.append(node)
+                last = node
+                while len(last):
+                    last = last[-1]
+                if last is not node:
+                    skip_to = last
+                continue
+            unwrapped += 1
+            if _PLAIN_TAG.match(tag):
+                unwrap.add(tag)
+            else:
+                odd.append(node)
             continue
-        if action == 2:
-            removed.append(node)
-        elif _PLAIN_TAG.match(tag):
-            unwrap.add(tag)
-        else:
-            odd.append(node)
+        names = node.keys()
+        if names:
+            stats.attributes_removed += _clean_attributes(
+                compiled, by_tag, node, tag, names
+            )
 
-    # 2. Remove, then unwrap.  Removing in document order means a descendant
-    #    of a removed element is removed from an already detached parent:
-    #    harmless, and cheaper than checking.  Tails stay in place.
+    # 2. Remove, then unwrap; tails stay in place.
     for node in comments:
         _remove(node)
     stats.comments_removed = len(comments)
-    before = int(_COUNT(el))
     for node in removed:
+        stats.elements_removed += sum(1 for _ in node.iter(etree.Element))
         _remove(node)
-    if isinstance(el.tag, str) and actions.get(el.tag) == 2:
+    if actions.get(el.tag) == 2:
+        stats.elements_removed += sum(1 for _ in el.iter(etree.Element)) - 1
         for child in list(el):
             el.remove(child)
         set_text(el, False, None)
-    after_removal = int(_COUNT(el))
-    stats.elements_removed = before - after_removal
-    if unwrap or odd:
-        if unwrap:
-            etree.strip_tags(el, *unwrap)
-        for node in odd:
-            _unwrap(node)
-        stats.tags_unwrapped = after_removal - int(_COUNT(el))
-
-    # 3. Attributes.  Decisions are cached per (tag, attribute name); the
-    #    value is read only when it must be checked.
-    by_tag = compiled.decisions_by_tag
-    for node in el.iter(etree.Element):
-        names = node.keys()
-        if not names:
-            continue
-        tag = str(node.tag)
-        decisions = by_tag.get(tag)
-        if decisions is None:
-            decisions = by_tag[tag] = {}
-        for name in names:
-            decision = decisions.get(name)
-            if decision is None:
-                decision = decisions[name] = compiled.decide(
-                    _local_tag(tag), _attr_key(name)
-                )
-            if decision == _KEEP:
-                continue
-            if decision != _DROP and _value_ok(
-                compiled,
-                node,
-                decision,
-                _local_tag(tag),
-                _attr_key(name),
-                node.get(name, ""),
-            ):
-                continue
-            del node.attrib[name]
-            stats.attributes_removed += 1
+    if unwrap:
+        etree.strip_tags(el, *unwrap)
+    for node in odd:
+        _unwrap(node)
+    stats.tags_unwrapped = unwrapped
 
     # 4. Allowed <style> elements must hold CSS a browser cannot escape from.
     if compiled.style_allowed:
@@ -415,6 +400,44 @@ def clean_element(
                 _remove(node)
                 stats.elements_removed += 1
     return stats
+
+
+def _clean_attributes(
+    compiled: _Cleaner,
+    by_tag: dict[Any, dict[Any, int]],
+    node: Any,
+    tag: str,
+    names: list[Any],
+) -> int:
+    """Remove the attributes of *node* the policy does not keep; return how many.
+
+    Decisions are cached per (tag, attribute name); a value is read only
+    when it must be checked (URLs, CSS).
+    """
+    decisions = by_tag.get(tag)
+    if decisions is None:
+        decisions = by_tag[tag] = {}
+    removed = 0
+    for name in names:
+        decision = decisions.get(name)
+        if decision is None:
+            decision = decisions[name] = compiled.decide(
+                _local_tag(tag), _attr_key(name)
+            )
+        if decision == _KEEP:
+            continue
+        if decision != _DROP and _value_ok(
+            compiled,
+            node,
+            decision,
+            _local_tag(tag),
+            _attr_key(name),
+            node.get(name, ""),
+        ):
+            continue
+        del node.attrib[name]
+        removed += 1
+    return removed
 
 
 def _value_ok(
