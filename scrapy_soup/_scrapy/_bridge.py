@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 __all__ = [
     "absolutize",
     "clean",
+    "clean_markup",
     "container_of",
     "fragment_of_markup",
     "fragment_of_tag",
@@ -107,3 +108,10 @@ def clean(soup: Soup, policy: CleanPolicy) -> dict[str, int]:
         "soup/attributes_removed": stats.attributes_removed,
         "soup/comments_removed": stats.comments_removed,
     }
+
+
+def clean_markup(markup: str, policy: CleanPolicy) -> str:
+    """``scrapy_soup.clean.clean`` of a string (cleaned until it is stable)."""
+    from scrapy_soup.clean import clean as clean_string
+
+    return clean_string(markup, policy)

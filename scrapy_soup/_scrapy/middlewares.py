@@ -143,7 +143,16 @@ class SoupSpiderMiddleware(BaseSpiderMiddleware):
             return item
         origin = self._by_response.get(response)
         if origin is None:
-            origin = self._by_response[response] = response_origin(response)
+            try:
+                origin = response_origin(response)
+            except Exception:
+                # Never lose an item over its base URL: links in it resolve
+                # against the page URL instead.
+                logger.warning(
+                    "Could not read the base URL of %s", response, exc_info=True
+                )
+                origin = Origin(response.url, response.url)
+            self._by_response[response] = origin
         self._origins.record(item, origin)
         if self._config.url_field is not None:
             self._set_url_field(item, origin)

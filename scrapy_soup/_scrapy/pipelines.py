@@ -23,6 +23,7 @@ from scrapy.utils.misc import load_object
 from scrapy_soup._scrapy._bridge import (
     absolutize,
     clean,
+    clean_markup,
     fragment_of_markup,
     fragment_of_tag,
     policy_from_config,
@@ -67,11 +68,18 @@ def _holds_soup(value: Any, page_element: type) -> bool:
     return False
 
 
+def _plain(value: Any) -> Any:
+    """``value`` with every soup object in it (or in its list) made a str."""
+    page_element = _tree_types()[0]
+    if isinstance(value, page_element):
+        return str.__str__(value) if isinstance(value, str) else str(value)
+    if isinstance(value, (list, tuple)) and _holds_soup(value, page_element):
+        return type(value)(_plain(v) for v in value)
+    return value
+
+
 class _HtmlFieldPipeline:
     """Find the HTML fields of each item and run :meth:`transform` on each one."""
-
-    #: Stats key prefix and log name of the concrete pipeline.
-    _name = "html"
 
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
@@ -109,6 +117,10 @@ class _HtmlFieldPipeline:
         """Change ``fragment`` in place; return the counts to add to the stats."""
         raise NotImplementedError
 
+    def finish(self, fragment: Soup) -> str:
+        """The field's final value for exporters (this is the last pipeline)."""
+        return str(fragment)
+
     # -- item handling -------------------------------------------------------
     def process_item(self, item: Any, spider: Spider | None = None) -> Any:
         # ``spider`` is optional: Scrapy < 2.14 passes it, later ones do not.
@@ -123,8 +135,9 @@ class _HtmlFieldPipeline:
             value = adapter.get(name)
             if value is None:
                 continue
+            counts: dict[str, int] = {}
             try:
-                new_value = self._process_value(value, base_url, totals)
+                new_value = self._process_value(value, base_url, counts)
             except Exception as exc:
                 failed.append(name)
                 self._inc("soup/fields_failed")
@@ -136,8 +149,14 @@ class _HtmlFieldPipeline:
                     exc,
                     exc_info=logger.isEnabledFor(logging.DEBUG),
                 )
+                if self._final:
+                    # Still no soup object for the exporters: unprocessed, but
+                    # a str (a JSON exporter would lose the whole item).
+                    adapter[name] = _plain(value)
                 continue
             adapter[name] = new_value
+            for key, count in counts.items():
+                totals[key] = totals.get(key, 0) + count
         for key, count in totals.items():
             if count:
                 self._inc(key, count)
@@ -238,7 +257,7 @@ class _HtmlFieldPipeline:
         for key, count in self.transform(fragment, base_url).items():
             totals[key] = totals.get(key, 0) + count
         if self._final:
-            return str(fragment)
+            return self.finish(fragment)
         _owned[id(fragment)] = fragment
         # Remember the base with the copy: the next pipeline reads it there.
         fragment.base_url = base_url
@@ -275,3 +294,11 @@ class CleanHtmlPipeline(_HtmlFieldPipeline):
 
     def transform(self, fragment: Soup, base_url: str | None) -> dict[str, int]:
         return clean(fragment, self._policy)
+
+    def finish(self, fragment: Soup) -> str:
+        # What is exported must be what ``clean()`` returns for a string: a
+        # fixpoint that parses back to a tree the policy accepts. Removing
+        # and unwrapping can leave trees the HTML parser rebuilds differently
+        # from their serialization; ``clean()`` re-cleans until stable (one
+        # more round here, as the tree is already clean).
+        return clean_markup(str(fragment), self._policy)
