@@ -1,0 +1,800 @@
+"""CSS selectors through cssselect, with soupsieve's meaning (bs4's ``tag.css``).
+
+bs4 runs selectors with soupsieve, in Python.  Here cssselect translates
+them to XPath and lxml runs them in C.  `SoupSieveTranslator` is cssselect's
+HTML translator changed wherever its XPath means something other than
+soupsieve's match:
+
+- A selector is a *match* on each candidate (soupsieve's model), not a path
+  from the starting tag: ``tag.select("div p")`` finds the ``p`` below
+  ``tag`` that have a ``div`` ancestor anywhere, as soupsieve does, where
+  cssselect's path would need the ``div`` inside ``tag``.
+- ``:empty`` ignores comments and whitespace-only text.
+- Attribute selectors see bs4's values: multi-valued attributes joined by
+  single spaces, HTML's case-insensitive attributes (``type``, ``rel``, ...)
+  compared in ASCII lower case, soupsieve's operators (``^=``, ``$=``, ``*=``
+  and ``~=`` with an empty value match nothing); ``.cls`` tests bs4's class
+  list.
+- ``:root``, ``:only-child`` count only elements and hold for the document
+  element; ``*:first-of-type`` and friends work without a type.
+- ``:link``/``:any-link`` are ``a``/``area`` with ``href`` (not ``link``);
+  ``:checked`` is soupsieve's.
+- ``:-soup-contains()``/``:-soup-contains-own()`` (and ``:contains()``) use
+  the view's text.
+- ``<template>`` contents are outside the document, as in soupsieve.
+
+A selector cssselect cannot parse or translate raises `SelectorError`
+(a ``ValueError``) whose message names the selector and the reason.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from cssselect import HTMLTranslator
+from cssselect import SelectorError as _CSSSelectorError
+from cssselect import parse as _parse_css
+from cssselect.parser import CombinedSelector
+from cssselect.xpath import ExpressionError, XPathExpr
+from lxml import etree
+
+from ._attrs import CDATA_LIST_ATTRIBUTES, split_value
+from ._xpath import _LRU, _TRANSLATE_WS, NS, literal
+
+if TYPE_CHECKING:
+    from ._elements import Tag
+    from ._strainer import ResultSet
+
+_NOT_EMPTY = re.compile("[^ \t\r\n\f]")
+_CSS_WS = re.compile("[ \t\r\n\f]")
+_SIMPLE = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*\Z")
+
+#: soupsieve's ``HTML_CASE_INSENSITIVE_ATTRIBUTES``: compared in ASCII lower case in HTML.
+HTML_CASE_INSENSITIVE_ATTRIBUTES = frozenset(
+    (
+        "accept", "accept-charset", "align", "alink", "axis", "bgcolor", "charset", "checked",
+        "clear", "codetype", "color", "compact", "declare", "defer", "dir", "direction",
+        "disabled", "enctype", "face", "frame", "hreflang", "http-equiv", "lang", "language",
+        "link", "media", "method", "multiple", "nohref", "noresize", "noshade", "nowrap",
+        "readonly", "rel", "rev", "rules", "scope", "scrolling", "selected", "shape", "target",
+        "text", "type", "valign", "valuetype", "vlink",
+    )
+)  # fmt: skip
+_UNIVERSAL_MULTI = CDATA_LIST_ATTRIBUTES["*"]
+
+
+class SelectorError(ValueError):
+    """A CSS selector that cssselect cannot parse or translate to XPath."""
+
+
+def _ascii_lower(value: str) -> str:
+    return value.translate(_LOWER)
+
+
+_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
+
+
+def _el_name(el: Any) -> str:
+    tag: str = el.tag
+    return tag.split("}", 1)[1] if tag[0] == "{" else tag
+
+
+# -- extension functions (they get lxml nodes, never view objects) -----------
+
+
+def _nonblank(_ctx: Any, texts: list[str]) -> bool:
+    """soupsieve's RE_NOT_EMPTY on a text node."""
+    return any(_NOT_EMPTY.search(t) for t in texts)
+
+
+def _of_type(_ctx: Any, nodes: list[Any], a: float, b: float, last: bool) -> bool:
+    """``:nth(-last)-of-type(an+b)`` for an element of any type."""
+    el = nodes[0]
+    count = sum(1 for _ in el.itersiblings(el.tag, preceding=not last))
+    return _nth(count + 1, int(a), int(b))
+
+
+def _nth(index: int, a: int, b: int) -> bool:
+    if a == 0:
+        return index == b
+    diff = index - b
+    return diff % a == 0 and diff // a >= 0
+
+
+def _own_text(el: Any, xml: bool) -> list[str]:
+    """The content strings directly in ``el`` (soupsieve's ``get_own_text``), as the view reads them."""
+    from ._elements import normalize_text
+
+    if not xml and el.tag == "template":
+        return []
+    raws = [el.text] + [child.tail for child in el]
+    return [normalize_text(raw, el, xml) for raw in raws if raw]
+
+
+def _contains(_ctx: Any, nodes: list[Any], own: bool, xml: bool, *values: str) -> bool:
+    el = nodes[0]
+    if own:
+        texts = _own_text(el, xml)
+        return any(v in t for v in values for t in texts)
+    text = "".join(_iter_text(el, xml))
+    return any(v in text for v in values)
+
+
+def _iter_text(el: Any, xml: bool) -> Iterator[str]:
+    """All content strings below ``el`` in document order, skipping template contents."""
+    from ._elements import normalize_text
+
+    if not xml and el.tag == "template":
+        return
+    if el.text:
+        yield normalize_text(el.text, el, xml)
+    for child in el:
+        if isinstance(child.tag, str):
+            yield from _iter_text(child, xml)
+        if child.tail:
+            yield normalize_text(child.tail, el, xml)
+
+
+class _AttrMatcher:
+    """soupsieve's attribute test for one selector, run on the raw lxml value."""
+
+    def __init__(
+        self, name: str, op: str, value: str | None, flag: str | None, xml: bool
+    ) -> None:
+        self.name = name
+        self.xml = xml
+        self.inverse = op == "!="
+        if flag:
+            ignore_case = flag == "i"
+        else:
+            ignore_case = not xml and name.lower() in HTML_CASE_INSENSITIVE_ATTRIBUTES
+        self.ignore_case = ignore_case
+        if value is None:
+            self.pattern = None
+            return
+        if ignore_case:
+            value = _ascii_lower(value)
+        self.pattern = _attribute_pattern(op, value)
+
+    def __call__(self, _ctx: Any, nodes: list[Any]) -> bool:
+        el = nodes[0]
+        raw = el.get(self.name)
+        if raw is None:
+            return self.inverse
+        if self.pattern is None:
+            return True
+        value = raw
+        if not self.xml and (
+            self.name in _UNIVERSAL_MULTI
+            or self.name in CDATA_LIST_ATTRIBUTES.get(_el_name(el), ())
+        ):
+            value = " ".join(split_value(raw))
+        if self.ignore_case:
+            value = _ascii_lower(value)
+        return self.pattern.search(value) is not None
+
+
+def _attribute_pattern(op: str, value: str) -> re.Pattern[str]:
+    """soupsieve's ``parse_attribute_pattern``."""
+    if op == "^=":
+        source = r"^(?!)" if not value else rf"^{re.escape(value)}"
+    elif op == "$=":
+        source = r"(?!)" if not value else rf"{re.escape(value)}\Z"
+    elif op == "*=":
+        source = r"(?!)" if not value else re.escape(value)
+    elif op == "~=":
+        word = r"(?!)" if not value or _CSS_WS.search(value) else re.escape(value)
+        source = rf"(?:(?<=^)|(?<=[ \t\r\n\f])){word}(?=(?:[ \t\r\n\f]|\Z))"
+    elif op == "|=":
+        source = rf"^{re.escape(value)}(?:-.*)?\Z"
+    elif op == "!=":
+        source = rf"^(?!{re.escape(value)}\Z)"
+    else:
+        source = rf"^{re.escape(value)}\Z"
+    return re.compile(source, re.DOTALL)
+
+
+class _ClassMatcher:
+    """bs4's class list test (``.cls``) on the raw attribute."""
+
+    def __init__(self, name: str, xml: bool) -> None:
+        self.name = name
+        self.xml = xml
+
+    def __call__(self, _ctx: Any, values: list[str]) -> bool:
+        if not values:
+            return False
+        tokens = _CSS_WS.split(values[0]) if self.xml else split_value(values[0])
+        return self.name in tokens
+
+
+class SoupSieveTranslator(HTMLTranslator):
+    """cssselect's HTML translator, changed to match what soupsieve matches.
+
+    ``mode`` is the soup's mode (``"html"``, ``"xml"``, ``"fragment"``);
+    with ``templates`` the expressions keep to the ``<template>`` world of
+    ``$tk`` enclosing templates (soupsieve does not enter template contents).
+    """
+
+    def __init__(self, mode: str = "html", templates: bool = False) -> None:
+        super().__init__(xhtml=mode == "xml")
+        self.mode = mode
+        self.xml = mode == "xml"
+        self.templates = templates and not self.xml
+        self.extensions: dict[tuple[str, str], Callable[..., Any]] = {}
+        if self.xml:
+            # XML is case-sensitive (cssselect's GenericTranslator behaviour).
+            self.lower_case_element_names = False
+            self.lower_case_attribute_names = False
+
+    # -- helpers -------------------------------------------------------------
+    def _fn(self, fn: Callable[..., Any]) -> str:
+        name = f"c{len(self.extensions)}"
+        self.extensions[(NS, name)] = fn
+        return f"ss:{name}"
+
+    @property
+    def _world(self) -> str:
+        """A predicate: the node is in the same template world as the results."""
+        return "count(ancestor::template) = $tk"
+
+    def _lit(self, value: str) -> str:
+        lit = literal(value)
+        if lit is None:
+            raise ExpressionError(
+                f"cannot match {value!r} in XPath (control characters)"
+            )
+        return lit
+
+    def _name_condition(self, expr: XPathExpr) -> str | None:
+        """``expr`` as a condition on the context node (element name test included)."""
+        element = expr.element
+        conds: list[str] = []
+        if element != "*" and self.xml and ":" not in element:
+            # soupsieve: an unprefixed type selector matches any namespace.
+            conds.append(f"local-name() = {self._lit(element)}")
+        elif element != "*":
+            prefix, colon, local = element.partition(":")
+            if _SIMPLE.match(prefix) and (
+                not colon or local == "*" or _SIMPLE.match(local)
+            ):
+                conds.append(f"self::{element}")
+            else:
+                conds.append(f"name() = {self._lit(element)}")
+        if expr.condition:
+            conds.append(f"({expr.condition})" if conds else expr.condition)
+        return " and ".join(conds) or None
+
+    def match_condition(self, tree: Any) -> str | None:
+        """A condition that holds for the elements matching ``tree`` (None: every element).
+
+        Combinators are walked right to left with reverse axes, which is how
+        soupsieve matches (and what a match-based select needs).
+        """
+        if isinstance(tree, CombinedSelector):
+            if tree.combinator == " ":
+                axis = "ancestor::*"
+            elif tree.combinator == ">":
+                axis = "parent::*"
+            elif tree.combinator == "+":
+                axis = "preceding-sibling::*[1]"
+            else:
+                axis = "preceding-sibling::*"
+            left = self.match_condition(tree.selector)
+            conds = [c for c in (left,) if c]
+            if self.templates and tree.combinator in " >":
+                conds.append(self._world)
+            if conds:
+                axis += "[" + " and ".join(f"({c})" for c in conds) + "]"
+            right = self.match_condition(tree.subselector)
+            return axis if right is None else f"({right}) and {axis}"
+        return self._name_condition(self.xpath(tree))
+
+    def selector_condition(self, selector: Any) -> str:
+        """The condition for one parsed selector (pseudo-elements refused)."""
+        if selector.pseudo_element:
+            raise ExpressionError("Pseudo-elements are not supported.")
+        cond = self.match_condition(selector.parsed_tree)
+        return cond or "true()"
+
+    # -- overrides -------------------------------------------------------------
+    def xpath_empty_pseudo(self, xpath: XPathExpr) -> XPathExpr:
+        cond = f"not(*) and not(text()[{self._fn(_nonblank)}(.)])"
+        if self.templates:
+            cond = f"self::template or ({cond})"
+        return xpath.add_condition(cond)
+
+    def xpath_root_pseudo(self, xpath: XPathExpr) -> XPathExpr:
+        if self.mode == "fragment":
+            # The fragment's container stands for the document: its one element
+            # child is the root when no other element or text sits beside it.
+            return xpath.add_condition(
+                "parent::*[not(parent::*)] and not(preceding-sibling::*) "
+                f"and not(following-sibling::*) and not(../text()[{self._fn(_nonblank)}(.)])"
+            )
+        return xpath.add_condition("not(parent::*)")
+
+    def xpath_scope_pseudo(self, xpath: XPathExpr) -> XPathExpr:
+        # The tag select() was called on (a document's root element for a soup).
+        return xpath.add_condition("count(. | $scope) = 1")
+
+    def xpath_only_child_pseudo(self, xpath: XPathExpr) -> XPathExpr:
+        return xpath.add_condition(
+            "not(preceding-sibling::*) and not(following-sibling::*)"
+        )
+
+    def xpath_first_child_pseudo(self, xpath: XPathExpr) -> XPathExpr:
+        return xpath.add_condition("not(preceding-sibling::*)")
+
+    def xpath_last_child_pseudo(self, xpath: XPathExpr) -> XPathExpr:
+        return xpath.add_condition("not(following-sibling::*)")
+
+    def _of_type(self, xpath: XPathExpr, a: int, b: int, last: bool) -> XPathExpr:
+        fn = self._fn(_of_type)
+        return xpath.add_condition(
+            f"{fn}(., {a}, {b}, {'true()' if last else 'false()'})"
+        )
+
+    def _typed(self, xpath: XPathExpr) -> bool:
+        element = xpath.element
+        return element != "*" and not element.endswith(":*")
+
+    def xpath_first_of_type_pseudo(self, xpath: XPathExpr) -> XPathExpr:
+        if self._typed(xpath):
+            return xpath.add_condition(f"not(preceding-sibling::{xpath.element})")
+        return self._of_type(xpath, 0, 1, False)
+
+    def xpath_last_of_type_pseudo(self, xpath: XPathExpr) -> XPathExpr:
+        if self._typed(xpath):
+            return xpath.add_condition(f"not(following-sibling::{xpath.element})")
+        return self._of_type(xpath, 0, 1, True)
+
+    def xpath_only_of_type_pseudo(self, xpath: XPathExpr) -> XPathExpr:
+        if self._typed(xpath):
+            e = xpath.element
+            return xpath.add_condition(
+                f"not(preceding-sibling::{e}) and not(following-sibling::{e})"
+            )
+        self._of_type(xpath, 0, 1, False)
+        return self._of_type(xpath, 0, 1, True)
+
+    def _series(self, function: Any) -> tuple[int, int]:
+        from cssselect.parser import parse_series
+
+        try:
+            a, b = parse_series(function.arguments)
+        except ValueError as exc:
+            raise ExpressionError(f"Invalid series: '{function.arguments!r}'") from exc
+        return int(a), int(b)
+
+    def xpath_nth_of_type_function(self, xpath: XPathExpr, function: Any) -> XPathExpr:
+        if self._typed(xpath):
+            return super().xpath_nth_of_type_function(xpath, function)
+        a, b = self._series(function)
+        return self._of_type(xpath, a, b, False)
+
+    def xpath_nth_last_of_type_function(
+        self, xpath: XPathExpr, function: Any
+    ) -> XPathExpr:
+        if self._typed(xpath):
+            return super().xpath_nth_last_of_type_function(xpath, function)
+        a, b = self._series(function)
+        return self._of_type(xpath, a, b, True)
+
+    def xpath_link_pseudo(self, xpath: XPathExpr) -> XPathExpr:
+        # soupsieve: :link is html|*:is(a, area)[href]
+        return xpath.add_condition("@href and (self::a or self::area)")
+
+    xpath_any_link_pseudo = xpath_link_pseudo
+
+    def xpath_checked_pseudo(self, xpath: XPathExpr) -> XPathExpr:
+        # soupsieve: html|*:is(input[type=checkbox], input[type=radio])[checked], html|option:selected
+        low = "translate(@type, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"
+        return xpath.add_condition(
+            f"(self::input and @checked and ({low} = 'checkbox' or {low} = 'radio'))"
+            " or (self::option and @selected)"
+        )
+
+    def xpath_class(self, class_selector: Any) -> XPathExpr:
+        xpath = self.xpath(class_selector.selector)
+        name = class_selector.class_name
+        check = self._fn(_ClassMatcher(name, self.xml))
+        padded = literal(f" {name} ")
+        lit = literal(name)
+        if padded is None or lit is None or not name:
+            return xpath.add_condition(f"@class and {check}(@class)")
+        translated = _TRANSLATE_WS.format(a="class")
+        return xpath.add_condition(
+            f"@class and (contains(concat(' ', normalize-space({translated}), ' '), {padded})"
+            f" or (contains(@class, {lit}) and {check}(@class)))"
+        )
+
+    def xpath_attrib(self, selector: Any) -> XPathExpr:
+        xpath = self.xpath(selector.selector)
+        name = selector.attrib if self.xml else selector.attrib.lower()
+        if selector.namespace:
+            raise ExpressionError("Namespaced attribute selectors are not supported.")
+        ref = f"@{name}" if _SIMPLE.match(name) else f"@*[name() = {self._lit(name)}]"
+        if selector.operator == "exists":
+            return xpath.add_condition(ref)
+        op = selector.operator
+        value = selector.value.value
+        flag = getattr(selector, "flag", None)
+        matcher = _AttrMatcher(name, op, value, flag, self.xml)
+        multi = not self.xml and (
+            name in _UNIVERSAL_MULTI
+            or any(name in names for names in CDATA_LIST_ATTRIBUTES.values())
+        )
+        lit = literal(value)
+        if (
+            not (matcher.ignore_case or multi)
+            and lit is not None
+            and _SIMPLE.match(name)
+        ):
+            fast = self._plain_attrib(ref, op, value, lit)
+            if fast is not None:
+                return xpath.add_condition(fast)
+        check = f"{self._fn(matcher)}(.)"
+        if op == "!=":
+            return xpath.add_condition(f"not({ref}) or {check}")
+        return xpath.add_condition(f"{ref} and {check}")
+
+    def _plain_attrib(self, ref: str, op: str, value: str, lit: str) -> str | None:
+        """Pure XPath for soupsieve's operators on a plain, case-sensitive attribute."""
+        if op == "=":
+            return f"{ref} = {lit}"
+        if op == "!=":
+            return f"not({ref}) or {ref} != {lit}"
+        if not value and op in ("^=", "$=", "*=", "~="):
+            return "false()"
+        if op == "^=":
+            return f"starts-with({ref}, {lit})"
+        if op == "*=":
+            return f"contains({ref}, {lit})"
+        if op == "$=":
+            return (
+                f"substring({ref}, string-length({ref}) - {len(value) - 1}) = {lit}"
+                if not _has_astral(value)
+                else None
+            )
+        if op == "|=":
+            dash = literal(value + "-")
+            return f"({ref} = {lit} or starts-with({ref}, {dash}))" if dash else None
+        return None  # ~=: \f is a separator to soupsieve and cannot be written in XPath
+
+    def xpath_relation_descendant_combinator(self, right: XPathExpr) -> str:
+        return self._relation("descendant::", right)
+
+    def xpath_relation_child_combinator(self, right: XPathExpr) -> str:
+        return self._relation("child::", right)
+
+    def _relation(self, axis: str, right: XPathExpr) -> str:
+        if self.templates:
+            right.add_condition(self._world)
+        return f"{axis}{right}"
+
+    def _contains(self, xpath: XPathExpr, function: Any, own: bool) -> XPathExpr:
+        values = []
+        for token in function.arguments:
+            if token.type in ("STRING", "IDENT"):
+                values.append(self._lit(token.value))
+            elif (token.type == "DELIM" and token.value == ",") or token.type == "S":
+                continue
+            else:
+                raise ExpressionError(
+                    f"Expected strings for :{function.name}(), got {function.arguments!r}"
+                )
+        if not values:
+            raise ExpressionError(f":{function.name}() needs at least one string")
+        fn = self._fn(_contains)
+        own_flag = "true()" if own else "false()"
+        xml_flag = "true()" if self.xml else "false()"
+        return xpath.add_condition(
+            f"{fn}(., {own_flag}, {xml_flag}, {', '.join(values)})"
+        )
+
+    def xpath__soup_contains_function(
+        self, xpath: XPathExpr, function: Any
+    ) -> XPathExpr:
+        return self._contains(xpath, function, own=False)
+
+    def xpath__soup_contains_own_function(
+        self, xpath: XPathExpr, function: Any
+    ) -> XPathExpr:
+        return self._contains(xpath, function, own=True)
+
+    def xpath_contains_function(self, xpath: XPathExpr, function: Any) -> XPathExpr:
+        return self._contains(xpath, function, own=False)
+
+
+def _has_astral(value: str) -> bool:
+    # libxml2 counts characters as Python does, but keep the fast path to the BMP.
+    return any(ord(c) > 0xFFFF for c in value)
+
+
+class CompiledSelector:
+    """One selector group compiled for a mode: XPath conditions plus extension functions."""
+
+    __slots__ = ("_xpaths", "conditions", "extensions", "namespaces", "selector")
+
+    def __init__(
+        self,
+        selector: str,
+        conditions: list[str],
+        extensions: dict[Any, Any],
+        namespaces: dict[str, str],
+    ) -> None:
+        self.selector = selector
+        self.conditions = conditions
+        self.extensions = extensions
+        self.namespaces = namespaces
+        self._xpaths: dict[tuple[str, bool], Any] = {}
+
+    def xpath(self, form: str, world: bool = False) -> Any:
+        """The compiled XPath for a form of use.
+
+        Forms: "select" (descendants), "select_self" (descendants and self:
+        a document's root element), "first"/"first_self" (the first of
+        those), "match" (a boolean), "closest", "filter" (children).  With
+        ``world``, nodes inside ``<template>`` contents other than the
+        scope's are left out (``$tk``/``$scope`` variables).
+        """
+        key = (form, world)
+        found = self._xpaths.get(key)
+        if found is not None:
+            return found
+        conds = self.conditions
+        pred = " or ".join(f"({c})" for c in conds) if len(conds) > 1 else conds[0]
+        in_world = "[count(ancestor::template) = $tk]" if world else ""
+        if form in ("select", "first"):
+            expr = f"descendant::*{in_world}[{pred}]"
+        elif form in ("select_self", "first_self"):
+            expr = f"descendant-or-self::*{in_world}[{pred}]"
+        elif form == "match":
+            expr = f"boolean(self::*[{pred}])"
+        elif form == "closest":
+            if world:
+                in_world = (
+                    "[count(. | $scope) = 1 or count(ancestor-or-self::template) = $tk]"
+                )
+            expr = f"ancestor-or-self::*{in_world}[{pred}][1]"
+        else:  # filter
+            expr = f"child::*[{pred}]"
+        if form.startswith("first"):
+            expr = f"({expr})[1]"
+        namespaces = dict(self.namespaces)
+        namespaces["ss"] = NS
+        try:
+            compiled = etree.XPath(
+                expr,
+                namespaces=namespaces,
+                extensions=self.extensions or None,
+                smart_strings=False,
+            )
+        except etree.XPathError as exc:
+            raise SelectorError(
+                f"cannot use the CSS selector {self.selector!r}: {exc}"
+            ) from exc
+        self._xpaths[key] = compiled
+        return compiled
+
+
+_SELECTORS = _LRU(512)
+
+
+def compile_selector(
+    selector: str, mode: str, templates: bool, namespaces: dict[str, str] | None = None
+) -> CompiledSelector:
+    """Parse and translate a selector (cached); `SelectorError` when cssselect cannot."""
+    if not isinstance(selector, str):
+        raise TypeError(f"a CSS selector must be a str, not {type(selector).__name__}")
+    ns = {k: v for k, v in (namespaces or {}).items() if k and isinstance(v, str)}
+    key = (selector, mode, templates, tuple(sorted(ns.items())))
+    found: CompiledSelector | None = _SELECTORS.get(key)
+    if found is not None:
+        return found
+    translator = SoupSieveTranslator(mode, templates)
+    try:
+        parsed = _parse_css(selector)
+        conditions = [translator.selector_condition(sel) for sel in parsed]
+    except _CSSSelectorError as exc:
+        raise SelectorError(
+            f"cssselect cannot handle the CSS selector {selector!r}: {exc}"
+        ) from exc
+    if not conditions:
+        raise SelectorError(
+            f"cssselect cannot handle the CSS selector {selector!r}: it is empty"
+        )
+    compiled = CompiledSelector(selector, conditions, dict(translator.extensions), ns)
+    _SELECTORS.put(key, compiled)
+    return compiled
+
+
+def _root_of(el: Any) -> Any:
+    return el.getroottree().getroot()
+
+
+class CSS:
+    """CSS selection scoped to one tag (bs4's ``tag.css``), run as XPath.
+
+    Results are `Tag` objects in document order, as soupsieve returns them.
+    ``flags`` and extra keyword arguments (soupsieve options) are accepted
+    and ignored.
+    """
+
+    def __init__(self, tag: Tag, api: Any = None) -> None:
+        self.tag = tag
+        self.api = api
+
+    # -- scope ------------------------------------------------------------------
+    def _scope(self) -> tuple[Any, bool, Any]:
+        """(context element, is the document's root element included, soup)."""
+        tag = self.tag
+        doc = tag._doc if tag._doc is not None else tag
+        el = tag._el
+        if el is None:  # a document soup: its root element is a descendant
+            return getattr(tag, "_root", None), True, doc
+        return el, False, doc
+
+    def _mode(self, doc: Any) -> str:
+        mode = getattr(doc, "_mode", None)
+        if mode in ("html", "xml", "fragment"):
+            return mode  # type: ignore[no-any-return]
+        return "xml" if getattr(doc, "is_xml", False) else "html"
+
+    def _compiled(
+        self, select: str, namespaces: Any, context: Any
+    ) -> tuple[CompiledSelector, bool]:
+        doc = self._scope()[2]
+        mode = self._mode(doc)
+        templates = False
+        if mode != "xml" and context is not None:
+            templates = next(_root_of(context).iter("template"), None) is not None
+        if namespaces is None:
+            namespaces = getattr(self.tag, "_namespaces", None)
+        return compile_selector(select, mode, templates, namespaces), templates
+
+    @staticmethod
+    def _tk(el: Any, include_self: bool) -> int:
+        count = sum(1 for _ in el.iterancestors("template"))
+        if include_self and el.tag == "template":
+            count += 1
+        return count
+
+    def _wrap(self, nodes: list[Any]) -> list[Tag]:
+        from ._elements import wrap
+
+        doc = self._scope()[2]
+        return [wrap(n, doc) for n in nodes]
+
+    def _run_select(self, select: str, namespaces: Any, first: bool) -> list[Any]:
+        context, with_self, _doc = self._scope()
+        if context is None:
+            return []
+        compiled, templates = self._compiled(select, namespaces, context)
+        form = ("first" if first else "select") + ("_self" if with_self else "")
+        xpath = compiled.xpath(form, templates)
+        tk = 0 if with_self else self._tk(context, True)
+        return xpath(context, tk=tk, scope=context)  # type: ignore[no-any-return]
+
+    # -- bs4's CSS API -------------------------------------------------------------
+    def escape(self, ident: str) -> str:
+        """Escape a CSS identifier (soupsieve's ``escape``, the CSSOM algorithm)."""
+        return escape(ident)
+
+    def compile(
+        self, select: str, namespaces: Any = None, flags: int = 0, **kwargs: Any
+    ) -> CompiledSelector:
+        """Translate a selector now; raises `SelectorError` if cssselect cannot."""
+        context = self._scope()[0]
+        return self._compiled(select, namespaces, context)[0]
+
+    def select_one(
+        self, select: str, namespaces: Any = None, flags: int = 0, **kwargs: Any
+    ) -> Tag | None:
+        """The first tag below this one that matches, or None."""
+        found = self._run_select(select, namespaces, first=True)
+        return self._wrap(found)[0] if found else None
+
+    def select(
+        self,
+        select: str,
+        namespaces: Any = None,
+        limit: int | None = 0,
+        flags: int = 0,
+        **kwargs: Any,
+    ) -> ResultSet[Tag]:
+        """Every tag below this one that matches, in document order (``limit`` < 1: all)."""
+        from ._strainer import ResultSet
+
+        found = self._run_select(select, namespaces, first=limit == 1)
+        if limit is not None and limit > 0:
+            found = found[:limit]
+        return ResultSet(None, self._wrap(found))
+
+    def iselect(
+        self,
+        select: str,
+        namespaces: Any = None,
+        limit: int | None = 0,
+        flags: int = 0,
+        **kwargs: Any,
+    ) -> Iterator[Tag]:
+        """`select` as an iterator."""
+        return iter(self.select(select, namespaces, limit, flags, **kwargs))
+
+    def match(
+        self, select: str, namespaces: Any = None, flags: int = 0, **kwargs: Any
+    ) -> bool:
+        """Whether this tag matches the selector (a document never does)."""
+        el = self.tag._el
+        compiled, templates = self._compiled(select, namespaces, el)
+        if el is None:
+            return False
+        xpath = compiled.xpath("match", templates)
+        return bool(xpath(el, tk=self._tk(el, False), scope=el))
+
+    def closest(
+        self, select: str, namespaces: Any = None, flags: int = 0, **kwargs: Any
+    ) -> Tag | None:
+        """The nearest of this tag and its ancestors that matches, or None."""
+        el = self.tag._el
+        compiled, templates = self._compiled(select, namespaces, el)
+        if el is None:
+            return None
+        doc = self._scope()[2]
+        xpath = compiled.xpath("closest", templates)
+        found = xpath(el, tk=self._tk(el, False), scope=el)
+        container = getattr(doc, "_el", None) if doc is not self.tag else None
+        found = [n for n in found if n is not container]
+        return self._wrap(found)[0] if found else None
+
+    def filter(
+        self, select: str, namespaces: Any = None, flags: int = 0, **kwargs: Any
+    ) -> ResultSet[Tag]:
+        """This tag's child tags that match."""
+        from ._strainer import ResultSet
+
+        context, with_self, _doc = self._scope()
+        if context is None:
+            return ResultSet(None, [])
+        compiled, templates = self._compiled(select, namespaces, context)
+        if with_self:  # a document's only child tag is its root element
+            xpath = compiled.xpath("match", templates)
+            ok = xpath(context, tk=0, scope=context)
+            return ResultSet(None, self._wrap([context]) if ok else [])
+        xpath = compiled.xpath("filter", templates)
+        found = xpath(context, tk=self._tk(context, True), scope=context)
+        return ResultSet(None, self._wrap(found))
+
+
+def escape(ident: str) -> str:
+    """Serialize a CSS identifier (CSSOM ``serialize an identifier``, as soupsieve's ``escape``)."""
+    out: list[str] = []
+    length = len(ident)
+    start_dash = length > 0 and ident[0] == "-"
+    if length == 1 and start_dash:
+        return "\\" + ident
+    for index, ch in enumerate(ident):
+        code = ord(ch)
+        if code == 0:
+            out.append("\ufffd")
+        elif (
+            (0x01 <= code <= 0x1F)
+            or code == 0x7F
+            or ((index == 0 or (start_dash and index == 1)) and 0x30 <= code <= 0x39)
+        ):
+            out.append(f"\\{code:x} ")
+        elif (
+            code in (0x2D, 0x5F)
+            or code >= 0x80
+            or 0x30 <= code <= 0x39
+            or 0x41 <= code <= 0x5A
+            or 0x61 <= code <= 0x7A
+        ):
+            out.append(ch)
+        else:
+            out.append("\\" + ch)
+    return "".join(out)

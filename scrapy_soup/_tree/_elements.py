@@ -1,0 +1,1106 @@
+"""The soup's nodes: thin wrappers over lxml nodes and text slots.
+
+Nothing here copies the tree.  A `Tag` holds one lxml element; a
+`NavigableString` is a ``str`` that remembers the slot it was read from (an
+element's ``.text`` or ``.tail``), or the lxml node it stands for (comments,
+processing instructions).  Navigation is computed from lxml on each call, so
+the view is always current with the tree that ``response.css()`` sees.
+
+Where bs4's tree differs from lxml's, the view emulates bs4 (see
+``_normalize_text``, `Soup` for the document level).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from lxml import etree
+
+from ._attrs import AttrsView
+from ._modify import ModifyMixin
+from ._search import SearchMixin
+
+if TYPE_CHECKING:
+    from ._formatter import Formatter
+    from ._soup import Soup
+
+#: bs4 collapses a string made only of these characters (outside ``<pre>``
+#: and ``<textarea>``) to "\n" or " " (``BeautifulSoup.endData``).
+ASCII_SPACES = "\x20\x0a\x09\x0c\x0d"
+PRESERVE_WHITESPACE_TAGS = frozenset({"pre", "textarea"})
+
+#: bs4's ``HTMLTreeBuilder.DEFAULT_EMPTY_ELEMENT_TAGS``: rendered ``<br/>``.
+VOID_ELEMENTS = frozenset(
+    {
+        "area", "base", "br", "col", "embed", "hr", "img", "input", "keygen",
+        "link", "menuitem", "meta", "param", "source", "track", "wbr",
+        "basefont", "bgsound", "command", "frame", "image", "isindex",
+        "nextid", "spacer",
+    }
+)  # fmt: skip
+
+_ELEMENT = etree._Element
+_COMMENT = etree._Comment
+_PI = etree._ProcessingInstruction
+_ENTITY = etree._Entity
+
+#: element -> wrapper, for identity: the same element gives the same object
+#: while someone holds it.  The key keeps the lxml proxy alive only as long
+#: as the wrapper lives.
+_WRAPPERS: weakref.WeakValueDictionary[Any, Any] = weakref.WeakValueDictionary()
+#: (owner element, is_tail) -> the string read from that slot.
+_STRINGS: weakref.WeakValueDictionary[tuple[Any, bool], Any] = (
+    weakref.WeakValueDictionary()
+)
+
+
+class PageElement(SearchMixin, ModifyMixin):
+    """What tags and strings have in common: navigation, text, output."""
+
+    __slots__ = ()
+
+    #: bs4's sentinel for "the default string types" in get_text().
+    default: ClassVar[tuple[type[NavigableString], ...]] = ()
+
+    # -- navigation primitives, provided by subclasses ---------------------
+    @property
+    def parent(self) -> Tag | None:
+        """The tag (or soup) this node is in; None when detached."""
+        raise NotImplementedError
+
+    @property
+    def next_sibling(self) -> PageElement | None:
+        """The node after this one in its parent's contents."""
+        raise NotImplementedError
+
+    @property
+    def previous_sibling(self) -> PageElement | None:
+        """The node before this one in its parent's contents."""
+        raise NotImplementedError
+
+    def _contents_list(self) -> list[PageElement]:
+        return []
+
+    # -- derived navigation -------------------------------------------------
+    @property
+    def next_element(self) -> PageElement | None:
+        """The node parsed right after this one (document order)."""
+        contents = self._contents_list()
+        if contents:
+            return contents[0]
+        return self._after_subtree()
+
+    def _after_subtree(self) -> PageElement | None:
+        node: PageElement | None = self
+        while node is not None:
+            sibling = node.next_sibling
+            if sibling is not None:
+                return sibling
+            node = node.parent
+        return None
+
+    @property
+    def previous_element(self) -> PageElement | None:
+        """The node parsed right before this one (document order)."""
+        sibling = self.previous_sibling
+        if sibling is None:
+            return self.parent
+        while True:
+            contents = sibling._contents_list()
+            if not contents:
+                return sibling
+            sibling = contents[-1]
+
+    @property
+    def next_elements(self) -> Iterator[PageElement]:
+        """Every node after this one, in document order."""
+        node = self.next_element
+        while node is not None:
+            yield node
+            node = node.next_element
+
+    @property
+    def previous_elements(self) -> Iterator[PageElement]:
+        """Every node before this one, in reverse document order."""
+        node = self.previous_element
+        while node is not None:
+            yield node
+            node = node.previous_element
+
+    @property
+    def next_siblings(self) -> Iterator[PageElement]:
+        """The nodes after this one in its parent."""
+        node = self.next_sibling
+        while node is not None:
+            yield node
+            node = node.next_sibling
+
+    @property
+    def previous_siblings(self) -> Iterator[PageElement]:
+        """The nodes before this one in its parent, nearest first."""
+        node = self.previous_sibling
+        while node is not None:
+            yield node
+            node = node.previous_sibling
+
+    @property
+    def parents(self) -> Iterator[Tag]:
+        """The enclosing tags, innermost first, ending with the soup."""
+        node = self.parent
+        while node is not None:
+            yield node
+            node = node.parent
+
+    @property
+    def self_and_next_elements(self) -> Iterator[PageElement]:
+        """This node, then `next_elements`."""
+        yield self
+        yield from self.next_elements
+
+    @property
+    def self_and_previous_elements(self) -> Iterator[PageElement]:
+        """This node, then `previous_elements`."""
+        yield self
+        yield from self.previous_elements
+
+    @property
+    def self_and_next_siblings(self) -> Iterator[PageElement]:
+        """This node, then `next_siblings`."""
+        yield self
+        yield from self.next_siblings
+
+    @property
+    def self_and_previous_siblings(self) -> Iterator[PageElement]:
+        """This node, then `previous_siblings`."""
+        yield self
+        yield from self.previous_siblings
+
+    @property
+    def self_and_parents(self) -> Iterator[PageElement]:
+        """This node, then `parents`."""
+        yield self
+        yield from self.parents
+
+    # bs4 3 names
+    @property
+    def nextSibling(self) -> PageElement | None:
+        """Alias of `next_sibling`."""
+        return self.next_sibling
+
+    @property
+    def previousSibling(self) -> PageElement | None:
+        """Alias of `previous_sibling`."""
+        return self.previous_sibling
+
+    @property
+    def next(self) -> PageElement | None:
+        """Alias of `next_element`."""
+        return self.next_element
+
+    @property
+    def previous(self) -> PageElement | None:
+        """Alias of `previous_element`."""
+        return self.previous_element
+
+    # -- text ------------------------------------------------------------------
+    def _all_strings(
+        self, strip: bool = False, types: Any = default
+    ) -> Iterator[str]:
+        raise NotImplementedError
+
+    @property
+    def stripped_strings(self) -> Iterator[str]:
+        """The strings of `strings`, stripped, leaving out empty ones."""
+        return self._all_strings(True)
+
+    def get_text(
+        self, separator: str = "", strip: bool = False, types: Any = default
+    ) -> str:
+        """All the text below this node, joined with ``separator`` (bs4's rules)."""
+        return separator.join(self._all_strings(strip, types=types))
+
+    getText = get_text
+
+    @property
+    def text(self) -> str:
+        """``get_text()``."""
+        return self.get_text()
+
+    @property
+    def decomposed(self) -> bool:
+        """Whether `decompose` was called on this node."""
+        return False
+
+    @property
+    def _is_xml(self) -> bool:
+        doc = self._document()
+        return doc is not None and doc.is_xml
+
+    def _document(self) -> Soup | None:
+        raise NotImplementedError
+
+    def format_string(self, s: str, formatter: Formatter | str | None) -> str:
+        """Format a string with a formatter, as bs4's method of that name."""
+        from ._formatter import formatter_for_name
+
+        if formatter is None:
+            return s
+        return formatter_for_name(formatter, self._is_xml).substitute(s)
+
+    def formatter_for_name(self, formatter: Any) -> Formatter:
+        """Resolve a formatter name for this node's kind of document."""
+        from ._formatter import formatter_for_name
+
+        return formatter_for_name(formatter, self._is_xml)
+
+
+# ---------------------------------------------------------------------------
+# wrapping lxml nodes
+
+
+def wrap(node: Any, doc: Soup | None) -> Any:
+    """The wrapper of an lxml node: a `Tag`, `Comment` or `ProcessingInstruction`.
+
+    The same node gives the same object while it is referenced.  The
+    synthetic container of a fragment soup gives the soup itself.
+    """
+    found = _WRAPPERS.get(node)
+    if found is not None:
+        return found
+    wrapper: Any
+    if isinstance(node.tag, str):
+        wrapper = Tag._wrap(node, doc)
+    elif isinstance(node, _COMMENT):
+        wrapper = Comment._for_node(node, doc)
+    elif isinstance(node, _PI):
+        wrapper = (
+            XMLProcessingInstruction if doc is not None and doc.is_xml
+            else ProcessingInstruction
+        )._for_node(node, doc)
+    elif isinstance(node, _ENTITY):
+        wrapper = NavigableString._for_node(node, doc)
+    else:  # pragma: no cover - lxml has no other node types in a tree
+        raise TypeError(f"cannot wrap {node!r}")
+    _WRAPPERS[node] = wrapper
+    return wrapper
+
+
+def string_class_for(parent: Any) -> type[NavigableString]:
+    """The string class bs4 gives text whose parent element is ``parent``.
+
+    bs4 keeps a stack of the open ``<script>``, ``<style>``, ``<template>``,
+    ``<rt>`` and ``<rp>`` tags and uses the innermost one's class.
+    """
+    if parent is None:
+        return NavigableString
+    tag = parent.tag
+    cls = STRING_CONTAINERS.get(tag) if isinstance(tag, str) else None
+    if cls is not None:
+        return cls
+    for ancestor in parent.iterancestors(*STRING_CONTAINERS):
+        return STRING_CONTAINERS[ancestor.tag]
+    return NavigableString
+
+
+def normalize_text(raw: str, parent: Any, is_xml: bool) -> str:
+    """What bs4 makes of a text node: whitespace-only strings collapse.
+
+    bs4 turns a string of only ASCII whitespace into "\\n" (if it holds one)
+    or " ", unless it is inside ``<pre>``/``<textarea>`` (HTML only).
+    """
+    if raw.strip(ASCII_SPACES):
+        return raw
+    if not is_xml and parent is not None:
+        if parent.tag in PRESERVE_WHITESPACE_TAGS:
+            return raw
+        for _ in parent.iterancestors(*PRESERVE_WHITESPACE_TAGS):
+            return raw
+    return "\n" if "\n" in raw else " "
+
+
+def text_string(owner: Any, is_tail: bool, doc: Soup | None, raw: str | None = None) -> Any:
+    """The `NavigableString` in ``owner``'s ``.text`` or ``.tail`` slot, or None."""
+    if raw is None:
+        raw = owner.tail if is_tail else owner.text
+        if not raw:
+            return None
+    key = (owner, is_tail)
+    found = _STRINGS.get(key)
+    if found is not None and found._raw == raw:
+        return found
+    parent = owner.getparent() if is_tail else owner
+    is_xml = doc is not None and doc.is_xml
+    value = normalize_text(raw, parent, is_xml)
+    cls = NavigableString if is_xml else string_class_for(parent)
+    string = cls._for_slot(value, owner, is_tail, raw, doc)
+    _STRINGS[key] = string
+    return string
+
+
+def child_nodes(el: Any, doc: Soup | None) -> list[Any]:
+    """An element's contents as bs4 lists them: text, children and their tails."""
+    out: list[Any] = []
+    raw = el.text
+    if raw:
+        out.append(text_string(el, False, doc, raw))
+    for child in el:
+        out.append(wrap(child, doc))
+        raw = child.tail
+        if raw:
+            out.append(text_string(child, True, doc, raw))
+    return out
+
+
+def iter_descendants(el: Any, doc: Soup | None) -> Iterator[Any]:
+    """Everything inside ``el`` in document order, without recursion."""
+    raw = el.text
+    if raw:
+        yield text_string(el, False, doc, raw)
+    stack: list[tuple[Any, Iterator[Any]]] = [(el, iter(el))]
+    while stack:
+        parent, children = stack[-1]
+        for child in children:
+            yield wrap(child, doc)
+            if isinstance(child.tag, str):
+                raw = child.text
+                if raw:
+                    yield text_string(child, False, doc, raw)
+                if len(child):
+                    stack.append((child, iter(child)))
+                    break
+            raw = child.tail
+            if raw:
+                yield text_string(child, True, doc, raw)
+        else:
+            stack.pop()
+            if stack and parent is not el:
+                raw = parent.tail
+                if raw:
+                    yield text_string(parent, True, doc, raw)
+
+
+class Tag(PageElement):
+    """An element of the page, wrapping one lxml element (bs4's ``Tag``)."""
+
+    __slots__ = ("__weakref__", "_doc", "_el", "hidden")
+
+    _el: Any
+    _doc: Soup | None
+    hidden: bool
+
+    #: bs4's default string types for get_text(): not comments, not scripts.
+    MAIN_CONTENT_STRING_TYPES: ClassVar[frozenset[type[NavigableString]]]
+
+    def __init__(
+        self,
+        parser: Soup | None = None,
+        builder: Any = None,
+        name: str | None = None,
+        namespace: str | None = None,
+        prefix: str | None = None,
+        attrs: dict[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        if name is None:
+            raise ValueError("No value provided for new tag's name.")
+        qname = f"{{{namespace}}}{name}" if namespace else name
+        self._el = etree.Element(qname)
+        self._doc = parser
+        self.hidden = False
+        _WRAPPERS[self._el] = self
+        if attrs:
+            view = self.attrs
+            for key, value in attrs.items():
+                view[key] = value
+
+    @classmethod
+    def _wrap(cls, el: Any, doc: Soup | None) -> Tag:
+        tag = cls.__new__(cls)
+        tag._el = el
+        tag._doc = doc
+        tag.hidden = False
+        return tag
+
+    def _document(self) -> Soup | None:
+        return self._doc
+
+    # -- identity, name, attributes ------------------------------------------
+    @property
+    def name(self) -> str:
+        """The tag name (the local name; see `prefix` for XML)."""
+        tag: str = self._el.tag
+        if tag[0] == "{":
+            return tag.split("}", 1)[1]
+        return tag
+
+    @name.setter
+    def name(self, value: str) -> None:
+        tag: str = self._el.tag
+        if tag[0] == "{":
+            self._el.tag = tag.split("}", 1)[0] + "}" + value
+        else:
+            self._el.tag = value
+
+    @property
+    def namespace(self) -> str | None:
+        """The namespace URI (XML), else None."""
+        tag: str = self._el.tag
+        if tag[0] == "{":
+            return tag[1:].split("}", 1)[0]
+        return None
+
+    @property
+    def prefix(self) -> str | None:
+        """The namespace prefix (XML), else None."""
+        return self._el.prefix  # type: ignore[no-any-return]
+
+    @property
+    def attrs(self) -> AttrsView:
+        """The attributes, as a live mapping (writes go to the lxml element)."""
+        return AttrsView(self._el, self._is_xml)
+
+    @attrs.setter
+    def attrs(self, value: dict[str, Any]) -> None:
+        self._el.attrib.clear()
+        view = self.attrs
+        for key, item in dict(value).items():
+            view[key] = item
+
+    def __getitem__(self, key: str) -> Any:
+        return self.attrs[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.attrs[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        # bs4: deleting a missing attribute is not an error.
+        self._el.attrib.pop(key, None)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The attribute's value, or ``default``."""
+        return self.attrs.get(key, default)
+
+    def get_attribute_list(self, key: str, default: Any = None) -> list[str]:
+        """The attribute's value as a list (bs4's method of that name)."""
+        value = self.get(key, default)
+        if value is None:
+            return []
+        if isinstance(value, list):
+            return value
+        return [value]
+
+    def has_attr(self, key: str) -> bool:
+        """Whether the tag has this attribute."""
+        return key in self._el.attrib
+
+    def has_key(self, key: str) -> bool:
+        """Deprecated alias of `has_attr` (bs3)."""
+        return self.has_attr(key)
+
+    @property
+    def sourceline(self) -> int | None:
+        """The line of the source this tag started on (lxml's ``sourceline``)."""
+        line = self._el.sourceline
+        return line if line else None
+
+    @property
+    def sourcepos(self) -> int | None:
+        """Not recorded by lxml: always None."""
+        return None
+
+    @property
+    def known_xml(self) -> bool:  # type: ignore[override]
+        """Whether this tag comes from an XML document."""
+        return self._is_xml
+
+    @property
+    def can_be_empty_element(self) -> bool:
+        """Whether the tag renders as ``<tag/>`` when it has no contents."""
+        return self._is_xml or self.name in VOID_ELEMENTS
+
+    @property
+    def is_empty_element(self) -> bool:
+        """A void element with no contents (bs4's definition)."""
+        el = self._el
+        return not el.text and not len(el) and self.can_be_empty_element
+
+    @property
+    def isSelfClosing(self) -> bool:
+        """Deprecated alias of `is_empty_element`."""
+        return self.is_empty_element
+
+    @property
+    def cdata_list_attributes(self) -> dict[str, frozenset[str]] | None:
+        """The multi-valued attribute table in force (None in XML)."""
+        from ._attrs import CDATA_LIST_ATTRIBUTES
+
+        return None if self._is_xml else CDATA_LIST_ATTRIBUTES
+
+    @property
+    def preserve_whitespace_tags(self) -> frozenset[str]:
+        """Tags whose whitespace is kept as is."""
+        return frozenset() if self._is_xml else PRESERVE_WHITESPACE_TAGS
+
+    @property
+    def interesting_string_types(self) -> Any:
+        """The string classes get_text() collects by default in this tag."""
+        if not self._is_xml:
+            cls = STRING_CONTAINERS.get(self.name)
+            if cls is not None:
+                return frozenset({cls})
+        return Tag.MAIN_CONTENT_STRING_TYPES
+
+    # -- navigation ------------------------------------------------------------
+    @property
+    def parent(self) -> Tag | None:
+        el = self._el
+        parent = el.getparent()
+        if parent is not None:
+            return wrap(parent, self._doc)  # type: ignore[no-any-return]
+        doc = self._doc
+        if doc is not None and doc._is_top_level(el):
+            return doc
+        return None
+
+    @property
+    def next_sibling(self) -> PageElement | None:
+        return _node_next_sibling(self, self._el)
+
+    @property
+    def previous_sibling(self) -> PageElement | None:
+        return _node_previous_sibling(self, self._el)
+
+    def _contents_list(self) -> list[PageElement]:
+        return child_nodes(self._el, self._doc)
+
+    @property
+    def contents(self) -> list[PageElement]:
+        """The children, as a new list (text, tags, comments, in order)."""
+        return child_nodes(self._el, self._doc)
+
+    @property
+    def children(self) -> Iterator[PageElement]:
+        """An iterator over the children."""
+        return iter(child_nodes(self._el, self._doc))
+
+    @property
+    def descendants(self) -> Iterator[PageElement]:
+        """Every node inside this tag, in document order."""
+        return iter_descendants(self._el, self._doc)
+
+    @property
+    def self_and_descendants(self) -> Iterator[PageElement]:
+        """This tag, then `descendants`."""
+        yield self
+        yield from self.descendants
+
+    def childGenerator(self) -> Iterator[PageElement]:
+        """Deprecated alias of `children`."""
+        return self.children
+
+    def recursiveChildGenerator(self) -> Iterator[PageElement]:
+        """Deprecated alias of `descendants`."""
+        return self.descendants
+
+    def __iter__(self) -> Iterator[PageElement]:
+        return self.children
+
+    def __len__(self) -> int:
+        el = self._el
+        count = 1 if el.text else 0
+        for child in el:
+            count += 2 if child.tail else 1
+        return count
+
+    def __contains__(self, x: object) -> bool:
+        return x in self.contents
+
+    def __bool__(self) -> bool:
+        return True
+
+    def index(self, element: PageElement) -> int:
+        """The position of ``element`` among the children (by identity)."""
+        for i, child in enumerate(self.contents):
+            if child is element:
+                return i
+        raise ValueError("Tag.index: element not in tag")
+
+    @property
+    def string(self) -> NavigableString | None:
+        """The single string inside this tag (through one-child tags), else None."""
+        node: Tag = self
+        while True:
+            contents = node._contents_list()
+            if len(contents) != 1:
+                return None
+            child = contents[0]
+            if isinstance(child, NavigableString):
+                return child
+            if not isinstance(child, Tag):  # pragma: no cover
+                return None
+            node = child
+
+    @string.setter
+    def string(self, value: str) -> None:
+        self._set_string(value)
+
+    def _set_string(self, value: str) -> None:
+        el = self._el
+        for child in list(el):
+            el.remove(child)
+        el.text = str(value)
+
+    # -- text ------------------------------------------------------------------
+    def _all_strings(self, strip: bool = False, types: Any = PageElement.default) -> Iterator[str]:
+        from ._output import iter_strings
+
+        if types is PageElement.default:
+            types = self.interesting_string_types
+        return iter_strings(self, strip, types)
+
+    @property
+    def strings(self) -> Iterator[str]:
+        """The strings inside this tag of the interesting types (bs4's rules)."""
+        return self._all_strings()
+
+    # -- comparison, copying ---------------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, Tag):
+            return False
+        from ._output import structurally_equal
+
+        return structurally_equal(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or name == "contents":
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        if len(name) > 3 and name.endswith("Tag"):
+            import warnings
+
+            warnings.warn(
+                f'.{name} is deprecated, use .find("{name[:-3]}") instead. If you '
+                f'really were looking for a tag called {name}, use .find("{name}")',
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            return self.find(name[:-3])
+        return self.find(name)
+
+    def _search_root_iter(self, name: Any) -> Iterator[Any]:
+        """Elements below this tag, for the stand-in `find` (search module replaces it)."""
+        for el in self._el.iterdescendants(name):
+            return iter([el])
+        return iter(())
+
+    # -- output ------------------------------------------------------------------
+    def decode(
+        self,
+        indent_level: int | None = None,
+        eventual_encoding: str | None = "utf-8",
+        formatter: Any = "minimal",
+        iterator: Iterable[PageElement] | None = None,
+    ) -> str:
+        """Render this tag and its contents as a string (bs4's ``decode``)."""
+        from ._output import render
+
+        return render(self, indent_level, eventual_encoding, formatter, contents_only=False)
+
+    def decode_contents(
+        self,
+        indent_level: int | None = None,
+        eventual_encoding: str | None = "utf-8",
+        formatter: Any = "minimal",
+    ) -> str:
+        """Render only the contents (bs4's ``decode_contents``)."""
+        from ._output import render
+
+        return render(self, indent_level, eventual_encoding, formatter, contents_only=True)
+
+    def encode(
+        self,
+        encoding: str = "utf-8",
+        indent_level: int | None = None,
+        formatter: Any = "minimal",
+        errors: str = "xmlcharrefreplace",
+    ) -> bytes:
+        """Render and encode (bs4's ``encode``)."""
+        return self.decode(indent_level, encoding, formatter).encode(encoding, errors)
+
+    def encode_contents(
+        self,
+        indent_level: int | None = None,
+        encoding: str = "utf-8",
+        formatter: Any = "minimal",
+    ) -> bytes:
+        """Render and encode only the contents."""
+        return self.decode_contents(indent_level, encoding, formatter).encode(encoding)
+
+    def renderContents(
+        self, encoding: str = "utf-8", prettyPrint: bool = False, indentLevel: int = 0
+    ) -> bytes:
+        """Deprecated bs3 name of `encode_contents`."""
+        return self.encode_contents(indentLevel if prettyPrint else None, encoding)
+
+    def prettify(self, encoding: str | None = None, formatter: Any = "minimal") -> Any:
+        """Render with one tag per line, indented (bs4's ``prettify``)."""
+        if encoding is None:
+            return self.decode(indent_level=0, formatter=formatter)
+        return self.encode(encoding, indent_level=0, formatter=formatter)
+
+    def __repr__(self) -> str:
+        return self.decode()
+
+    __str__ = __repr__
+
+    def __unicode__(self) -> str:
+        return self.decode()
+
+
+def _node_next_sibling(wrapper: Any, el: Any) -> Any:
+    doc = wrapper._doc
+    if el.getparent() is None:
+        return doc._top_level_sibling(wrapper, 1) if doc is not None else None
+    raw = el.tail
+    if raw:
+        return text_string(el, True, doc, raw)
+    following = el.getnext()
+    return wrap(following, doc) if following is not None else None
+
+
+def _node_previous_sibling(wrapper: Any, el: Any) -> Any:
+    doc = wrapper._doc
+    parent = el.getparent()
+    if parent is None:
+        return doc._top_level_sibling(wrapper, -1) if doc is not None else None
+    preceding = el.getprevious()
+    if preceding is not None:
+        raw = preceding.tail
+        if raw:
+            return text_string(preceding, True, doc, raw)
+        return wrap(preceding, doc)
+    raw = parent.text
+    if raw:
+        return text_string(parent, False, doc, raw)
+    return None
+
+
+class NavigableString(str, PageElement):
+    """A string of the page (bs4's ``NavigableString``): a ``str`` that knows its place.
+
+    Its ``.name`` is None (never an AttributeError), so code walking mixed
+    children can read ``child.name`` on anything.
+    """
+
+    PREFIX: ClassVar[str] = ""
+    SUFFIX: ClassVar[str] = ""
+
+    # Where the string lives: a text slot of an lxml element (``_owner``,
+    # ``_tail``), an lxml node of its own (``_el``: comments, PIs), or the
+    # document level (``_doc`` only).  None of these: detached.
+    _owner: Any
+    _tail: bool
+    _el: Any
+    _doc: Soup | None
+    _raw: str | None
+
+    def __new__(cls, value: str | bytes = "") -> NavigableString:
+        if isinstance(value, bytes):
+            value = value.decode("utf-8")
+        obj = str.__new__(cls, value)
+        obj._owner = None
+        obj._tail = False
+        obj._el = None
+        obj._doc = None
+        obj._raw = None
+        return obj
+
+    @classmethod
+    def _for_slot(
+        cls, value: str, owner: Any, is_tail: bool, raw: str, doc: Soup | None
+    ) -> NavigableString:
+        obj = str.__new__(cls, value)
+        obj._owner = owner
+        obj._tail = is_tail
+        obj._el = None
+        obj._doc = doc
+        obj._raw = raw
+        return obj
+
+    @classmethod
+    def _for_node(cls, node: Any, doc: Soup | None) -> NavigableString:
+        raw = node.text or ""
+        if isinstance(node, _PI):
+            raw = f"{node.target} {raw}" if raw else f"{node.target} "
+        elif isinstance(node, _ENTITY):
+            raw = node.text or ""
+        value = normalize_text(raw, None, True) if cls is Comment else raw
+        if cls is Comment and not (doc is not None and doc.is_xml):
+            value = normalize_text(raw, node.getparent(), False)
+        obj = str.__new__(cls, value)
+        obj._owner = None
+        obj._tail = False
+        obj._el = node
+        obj._doc = doc
+        obj._raw = raw
+        return obj
+
+    @classmethod
+    def _synthetic(cls, value: str, doc: Soup) -> NavigableString:
+        obj = cls(value)
+        obj._doc = doc
+        return obj
+
+    def __getnewargs__(self) -> tuple[str]:  # type: ignore[override]
+        return (str(self),)
+
+    def __reduce__(self) -> Any:
+        return (type(self), (str(self),))
+
+    def __copy__(self) -> NavigableString:
+        return type(self)(str(self))
+
+    def __deepcopy__(self, memo: Any) -> NavigableString:
+        return type(self)(str(self))
+
+    def __getitem__(self, key: Any) -> str:
+        if isinstance(key, str):
+            raise TypeError(
+                f"string indices must be integers, not '{type(key).__name__}'. "
+                "Are you treating a NavigableString like a Tag?"
+            )
+        return str.__getitem__(self, key)
+
+    @property
+    def name(self) -> None:
+        """Always None: strings have no tag name."""
+        return None
+
+    @name.setter
+    def name(self, value: str) -> None:
+        raise AttributeError("A NavigableString cannot be given a name.")
+
+    @property
+    def string(self) -> NavigableString:
+        """The string itself (mirrors `Tag.string`)."""
+        return self
+
+    def _document(self) -> Soup | None:
+        return self._doc
+
+    def output_ready(self, formatter: Any = "minimal") -> str:
+        """The string as it appears in output, escaped by ``formatter``."""
+        output = self.format_string(self, formatter)
+        return self.PREFIX + output + self.SUFFIX
+
+    @property
+    def parent(self) -> Tag | None:
+        el = self._el
+        if el is not None:
+            parent = el.getparent()
+            if parent is not None:
+                return wrap(parent, self._doc)  # type: ignore[no-any-return]
+            doc = self._doc
+            if doc is not None and doc._is_top_level(el):
+                return doc
+            return None
+        owner = self._owner
+        if owner is not None:
+            if not self._is_live():
+                return None
+            if not self._tail:
+                return wrap(owner, self._doc)  # type: ignore[no-any-return]
+            parent = owner.getparent()
+            if parent is not None:
+                return wrap(parent, self._doc)  # type: ignore[no-any-return]
+            return None
+        doc = self._doc
+        if doc is not None and doc._is_top_level_string(self):
+            return doc
+        return None
+
+    def _is_live(self) -> bool:
+        """Whether the slot still holds the text this string was read from."""
+        owner = self._owner
+        raw = owner.tail if self._tail else owner.text
+        return raw == self._raw
+
+    @property
+    def next_sibling(self) -> PageElement | None:
+        el = self._el
+        if el is not None:
+            return _node_next_sibling(self, el)  # type: ignore[no-any-return]
+        owner = self._owner
+        if owner is not None:
+            if not self._is_live():
+                return None
+            if self._tail:
+                following = owner.getnext()
+            else:
+                following = owner[0] if len(owner) else None
+            return wrap(following, self._doc) if following is not None else None
+        doc = self._doc
+        if doc is not None:
+            return doc._top_level_sibling(self, 1)  # type: ignore[no-any-return]
+        return None
+
+    @property
+    def previous_sibling(self) -> PageElement | None:
+        el = self._el
+        if el is not None:
+            return _node_previous_sibling(self, el)  # type: ignore[no-any-return]
+        owner = self._owner
+        if owner is not None:
+            if not self._is_live() or not self._tail:
+                return None
+            return wrap(owner, self._doc)  # type: ignore[no-any-return]
+        doc = self._doc
+        if doc is not None:
+            return doc._top_level_sibling(self, -1)  # type: ignore[no-any-return]
+        return None
+
+    def _all_strings(self, strip: bool = False, types: Any = PageElement.default) -> Iterator[str]:
+        if types is PageElement.default:
+            types = Tag.MAIN_CONTENT_STRING_TYPES
+        my_type = type(self)
+        if types is not None:
+            if isinstance(types, type):
+                if my_type is not types:
+                    return
+            elif my_type not in types:
+                return
+        value: str = self.strip() if strip else self
+        if value:
+            yield value
+
+    @property
+    def strings(self) -> Iterator[str]:
+        """This string, if it is of an interesting type."""
+        return self._all_strings()
+
+    def __repr__(self) -> str:
+        return str.__repr__(self)
+
+    def __str__(self) -> str:
+        return str.__str__(self)
+
+    def __hash__(self) -> int:
+        return str.__hash__(self)
+
+    def __eq__(self, other: object) -> bool:
+        return str.__eq__(self, other)  # type: ignore[no-any-return]
+
+    def __ne__(self, other: object) -> bool:
+        return str.__ne__(self, other)  # type: ignore[no-any-return]
+
+
+class PreformattedString(NavigableString):
+    """A string printed as is, between a prefix and a suffix (comments, CDATA, ...)."""
+
+    def output_ready(self, formatter: Any = None) -> str:
+        """The string wrapped in its prefix and suffix; the formatter is not applied."""
+        if formatter is not None:
+            self.format_string(self, formatter)
+        return self.PREFIX + self + self.SUFFIX
+
+
+class CData(PreformattedString):
+    """A CDATA section."""
+
+    PREFIX = "<![CDATA["
+    SUFFIX = "]]>"
+
+
+class ProcessingInstruction(PreformattedString):
+    """An SGML processing instruction."""
+
+    PREFIX = "<?"
+    SUFFIX = ">"
+
+
+class XMLProcessingInstruction(ProcessingInstruction):
+    """An XML processing instruction."""
+
+    PREFIX = "<?"
+    SUFFIX = "?>"
+
+
+class Comment(PreformattedString):
+    """An HTML or XML comment."""
+
+    PREFIX = "<!--"
+    SUFFIX = "-->"
+
+
+class Declaration(PreformattedString):
+    """An XML declaration."""
+
+    PREFIX = "<?"
+    SUFFIX = "?>"
+
+
+class Doctype(PreformattedString):
+    """A document type declaration."""
+
+    PREFIX = "<!DOCTYPE "
+    SUFFIX = ">\n"
+
+    @classmethod
+    def for_name_and_ids(
+        cls, name: str, pub_id: str | None, system_id: str | None
+    ) -> Doctype:
+        """The doctype for a name, public id and system id, as bs4 builds it."""
+        return cls(cls._string_for_name_and_ids(name, pub_id, system_id))  # type: ignore[return-value]
+
+    @classmethod
+    def _string_for_name_and_ids(
+        cls, name: str | None, pub_id: str | None, system_id: str | None
+    ) -> str:
+        value = name or ""
+        if pub_id is not None:
+            value += f' PUBLIC "{pub_id}"'
+            if system_id is not None:
+                value += f' "{system_id}"'
+        elif system_id is not None:
+            value += f' SYSTEM "{system_id}"'
+        return value
+
+
+class Stylesheet(NavigableString):
+    """The text of a ``<style>`` element."""
+
+
+class Script(NavigableString):
+    """The text of a ``<script>`` element."""
+
+
+class TemplateString(NavigableString):
+    """Text inside a ``<template>`` element."""
+
+
+class RubyTextString(NavigableString):
+    """The text of an ``<rt>`` element."""
+
+
+class RubyParenthesisString(NavigableString):
+    """The text of an ``<rp>`` element."""
+
+
+#: bs4's ``HTMLTreeBuilder.DEFAULT_STRING_CONTAINERS``.
+STRING_CONTAINERS: dict[str, type[NavigableString]] = {
+    "rt": RubyTextString,
+    "rp": RubyParenthesisString,
+    "style": Stylesheet,
+    "script": Script,
+    "template": TemplateString,
+}
+Tag.MAIN_CONTENT_STRING_TYPES = frozenset({NavigableString, CData})

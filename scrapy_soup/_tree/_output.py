@@ -1,0 +1,449 @@
+"""Rendering the soup as text: ``decode``/``prettify``/``get_text``, as bs4.
+
+The walk runs over the lxml tree directly (no wrapper per node) with an
+explicit stack, so a 100,000-deep document renders at Python's default
+recursion limit.  The pretty-printing state machine is bs4's
+``Tag.decode`` line for line, fed with the same event stream.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from ._attrs import is_multi_valued, normalize_multi, split_value
+from ._elements import (
+    _COMMENT,
+    _ENTITY,
+    _PI,
+    ASCII_SPACES,
+    PRESERVE_WHITESPACE_TAGS,
+    STRING_CONTAINERS,
+    VOID_ELEMENTS,
+    Comment,
+    NavigableString,
+    PageElement,
+    ProcessingInstruction,
+    Tag,
+    XMLProcessingInstruction,
+    string_class_for,
+    text_string,
+    wrap,
+)
+from ._formatter import PYTHON_SPECIFIC_ENCODINGS, Formatter, formatter_for_name
+
+if TYPE_CHECKING:
+    from ._soup import Soup
+
+START, END, EMPTY, STRING = 0, 1, 2, 3
+
+_CHARSET_RE = __import__("re").compile(r"((^|;)\s*charset=)([^;]*)", __import__("re").M)
+
+
+class _Walk:
+    """State of one walk: whitespace preservation and string classes by depth."""
+
+    __slots__ = ("containers", "doc", "is_xml", "preserve")
+
+    def __init__(self, doc: Soup | None, is_xml: bool, start_parent: Any) -> None:
+        self.doc = doc
+        self.is_xml = is_xml
+        self.preserve = 0
+        # The innermost open string container's class (bs4's
+        # ``string_container_stack``); NavigableString when none is open.
+        self.containers: list[type[NavigableString]] = [NavigableString]
+        if start_parent is not None and not is_xml:
+            if start_parent.tag in PRESERVE_WHITESPACE_TAGS or any(
+                True for _ in start_parent.iterancestors(*PRESERVE_WHITESPACE_TAGS)
+            ):
+                self.preserve = 1
+            self.containers.append(string_class_for(start_parent))
+
+    def enter(self, el: Any) -> None:
+        if self.is_xml:
+            return
+        tag = el.tag
+        if tag in PRESERVE_WHITESPACE_TAGS:
+            self.preserve += 1
+        cls = STRING_CONTAINERS.get(tag)
+        self.containers.append(cls or self.containers[-1])
+
+    def leave(self, el: Any) -> None:
+        if self.is_xml:
+            return
+        if el.tag in PRESERVE_WHITESPACE_TAGS:
+            self.preserve -= 1
+        self.containers.pop()
+
+    def value(self, raw: str) -> str:
+        if self.preserve or raw.strip(ASCII_SPACES):
+            return raw
+        return "\n" if "\n" in raw else " "
+
+    def string_class(self) -> type[NavigableString]:
+        return NavigableString if self.is_xml else self.containers[-1]
+
+
+def _node_string(node: Any, walk: _Walk) -> tuple[str, type[NavigableString]]:
+    """The text and class of a comment / PI / entity node."""
+    if isinstance(node, _COMMENT):
+        return walk.value(node.text or ""), Comment
+    if isinstance(node, _PI):
+        text = node.text
+        value = f"{node.target} {text}" if text else f"{node.target} "
+        cls = XMLProcessingInstruction if walk.is_xml else ProcessingInstruction
+        return value, cls
+    if isinstance(node, _ENTITY):
+        return node.text or "", NavigableString
+    return "", NavigableString  # pragma: no cover
+
+
+def _walk_element(el: Any, walk: _Walk, with_self: bool) -> Iterator[tuple[Any, ...]]:
+    """Events for ``el`` (optionally itself) and its subtree, not its tail.
+
+    Events: ``(START|END|EMPTY, element)`` and ``(STRING, value, cls, parent,
+    owner, is_tail)``, where ``owner``/``is_tail`` name the lxml slot (or
+    ``owner`` is the comment/PI node and ``is_tail`` None).
+    """
+    is_xml = walk.is_xml
+    if with_self:
+        if not el.text and not len(el) and (is_xml or el.tag in VOID_ELEMENTS):
+            yield (EMPTY, el)
+            return
+        yield (START, el)
+    walk.enter(el)
+    raw = el.text
+    if raw:
+        yield (STRING, walk.value(raw), walk.string_class(), el, el, False)
+    stack: list[tuple[Any, Iterator[Any]]] = [(el, iter(el))]
+    while stack:
+        parent, children = stack[-1]
+        for child in children:
+            tag = child.tag
+            if isinstance(tag, str):
+                if not child.text and not len(child) and (is_xml or tag in VOID_ELEMENTS):
+                    yield (EMPTY, child)
+                else:
+                    yield (START, child)
+                    walk.enter(child)
+                    raw = child.text
+                    if raw:
+                        yield (STRING, walk.value(raw), walk.string_class(), child, child, False)
+                    stack.append((child, iter(child)))
+                    break
+            else:
+                value, cls = _node_string(child, walk)
+                yield (STRING, value, cls, parent, child, None)
+            raw = child.tail
+            if raw:
+                yield (STRING, walk.value(raw), walk.string_class(), parent, child, True)
+        else:
+            stack.pop()
+            walk.leave(parent)
+            if parent is not el or with_self:
+                yield (END, parent)
+            if stack:
+                raw = parent.tail
+                if raw:
+                    grand = stack[-1][0]
+                    yield (STRING, walk.value(raw), walk.string_class(), grand, parent, True)
+
+
+def _events(node: PageElement, contents_only: bool) -> Iterator[tuple[Any, ...]]:
+    """bs4's ``_event_stream`` for a tag, a soup or a string."""
+    from ._soup import Soup
+
+    doc = node._document()
+    is_xml = doc.is_xml if doc is not None else False
+    # bs4's ``self_and_descendants`` leaves out a hidden tag (the document
+    # node), so the soup itself yields no events.
+    if isinstance(node, Soup) and node._el is None:
+        for child in node._top_children():
+            if isinstance(child, Tag):
+                yield from _walk_element(child._el, _Walk(doc, is_xml, None), True)
+            elif isinstance(child, NavigableString):
+                yield (STRING, str(child), type(child), None, child, None)
+        return
+    if isinstance(node, Tag):
+        el = node._el
+        walk = _Walk(doc, is_xml, el.getparent())
+        yield from _walk_element(el, walk, not (contents_only or node.hidden))
+        return
+    if isinstance(node, NavigableString):  # pragma: no branch
+        yield (STRING, str(node), type(node), None, node, None)
+
+
+def _attribute_items(el: Any, is_xml: bool) -> list[tuple[str, Any]]:
+    """A tag's attributes as bs4 holds them: multi-valued ones as lists."""
+    if is_xml:
+        return xml_attribute_items(el)
+    tag = el.tag
+    return [
+        (k, split_value(v) if is_multi_valued(tag, k) else v) for k, v in el.attrib.items()
+    ]
+
+
+def xml_attribute_items(el: Any) -> list[tuple[str, str]]:
+    """XML attributes with prefixed names, plus the namespace declarations made here.
+
+    bs4's lxml-xml builder turns ``{uri}local`` into ``prefix:local`` and
+    lists each new ``xmlns``/``xmlns:prefix`` declaration as an attribute.
+    """
+    items: list[tuple[str, str]] = []
+    nsmap = el.nsmap
+    inverse = {uri: prefix for prefix, uri in nsmap.items()}
+    for key, value in el.attrib.items():
+        if key[0] == "{":
+            uri, local = key[1:].split("}", 1)
+            prefix = inverse.get(uri)
+            if uri == "http://www.w3.org/XML/1998/namespace":
+                prefix = "xml"
+            key = f"{prefix}:{local}" if prefix else local
+        items.append((key, value))
+    parent = el.getparent()
+    inherited = parent.nsmap if parent is not None else {}
+    for prefix, uri in nsmap.items():
+        if inherited.get(prefix) != uri:
+            items.append(("xmlns:" + prefix if prefix else "xmlns", uri))
+    return items
+
+
+def _meta_substitution(
+    el: Any, items: list[tuple[str, Any]], eventual_encoding: str
+) -> list[tuple[str, Any]]:
+    """bs4 rewrites a ``<meta>``'s declared charset to the output encoding."""
+    attrs = dict(items)
+    if "charset" in attrs:
+        value = "" if eventual_encoding in PYTHON_SPECIFIC_ENCODINGS else eventual_encoding
+        return [(k, value if k == "charset" else v) for k, v in items]
+    content = attrs.get("content")
+    http_equiv = attrs.get("http-equiv")
+    if content is not None and http_equiv is not None and http_equiv.lower() == "content-type":
+        if eventual_encoding in PYTHON_SPECIFIC_ENCODINGS:
+            new = _CHARSET_RE.sub("", content)
+        else:
+            new = _CHARSET_RE.sub(lambda m: m.group(1) + eventual_encoding, content)
+        return [(k, new if k == "content" else v) for k, v in items]
+    return items
+
+
+class _Renderer:
+    """Formats tags and strings with one formatter (bs4's ``_format_tag``/``output_ready``)."""
+
+    def __init__(
+        self, fmt: Formatter, doc: Soup | None, is_xml: bool, eventual_encoding: str | None
+    ) -> None:
+        self.fmt = fmt
+        self.doc = doc
+        self.is_xml = is_xml
+        self.eventual_encoding = eventual_encoding
+        cls = type(fmt)
+        self.default_attributes = getattr(cls, "attributes", None) is Formatter.attributes
+        self.default_substitute = getattr(cls, "substitute", None) is Formatter.substitute
+        self.default_attribute_value = (
+            getattr(cls, "attribute_value", None) is Formatter.attribute_value
+        )
+        self.substitution = fmt.entity_substitution if self.default_substitute else None
+        self.cdata_tags = fmt.cdata_containing_tags
+        self.close_prefix = fmt.void_element_close_prefix or ""
+        self.booleans = fmt.empty_attributes_are_booleans
+
+    def attribute_value(self, value: str) -> str:
+        if self.default_attribute_value and self.default_substitute:
+            sub = self.substitution
+            return sub(value) if sub else value
+        return self.fmt.attribute_value(value)
+
+    def tag(self, el: Any, opening: bool, empty: bool) -> str:
+        tag: str = el.tag
+        if tag[0] == "{":
+            tag = tag.split("}", 1)[1]
+        prefix = el.prefix if self.is_xml else None
+        name = f"{prefix}:{tag}" if prefix else tag
+        if not opening:
+            return f"</{name}>"
+        if self.default_attributes:
+            items = _attribute_items(el, self.is_xml)
+            if items:
+                if (
+                    not self.is_xml
+                    and tag == "meta"
+                    and self.eventual_encoding is not None
+                ):
+                    items = _meta_substitution(el, items, self.eventual_encoding)
+                items = sorted(
+                    (k, (None if self.booleans and v == "" else v)) for k, v in items
+                )
+        else:
+            items = list(self.fmt.attributes(wrap(el, self.doc)))
+        parts = []
+        for key, val in items:
+            if val is None:
+                parts.append(key)
+                continue
+            if isinstance(val, (list, tuple)):
+                val = " ".join(val)
+            elif not isinstance(val, str):
+                val = str(val)
+            text = self.attribute_value(val)
+            parts.append(f"{key}={self.fmt.quoted_attribute_value(text)}")
+        attrs = " " + " ".join(parts) if parts else ""
+        slash = self.close_prefix if empty else ""
+        return f"<{name}{attrs}{slash}>"
+
+    def string(
+        self, value: str, cls: type[NavigableString], parent: Any, owner: Any, is_tail: Any
+    ) -> str:
+        if issubclass(cls, _PREFORMATTED):
+            return cls.PREFIX + value + cls.SUFFIX
+        if self.default_substitute:
+            sub = self.substitution
+            if sub is not None and not (
+                parent is not None and parent.tag in self.cdata_tags
+            ):
+                value = sub(value)
+        else:
+            string = self._materialize(value, cls, owner, is_tail)
+            value = self.fmt.substitute(string)
+        return cls.PREFIX + value + cls.SUFFIX
+
+    def _materialize(self, value: str, cls: Any, owner: Any, is_tail: Any) -> Any:
+        # A custom Formatter.substitute looks at ``string.parent``: give it a
+        # real NavigableString.
+        if isinstance(owner, NavigableString):
+            return owner
+        if is_tail is None:
+            return wrap(owner, self.doc)
+        return text_string(owner, is_tail, self.doc) or cls(value)
+
+
+def _preformatted() -> type[NavigableString]:
+    from ._elements import PreformattedString
+
+    return PreformattedString
+
+
+_PREFORMATTED = _preformatted()
+
+
+def render(
+    node: PageElement,
+    indent_level: int | bool | None,
+    eventual_encoding: str | None,
+    formatter: Any,
+    contents_only: bool,
+) -> str:
+    """bs4's ``Tag.decode`` over the view."""
+    from ._soup import Soup
+
+    doc = node._document()
+    is_xml = doc.is_xml if doc is not None else False
+    fmt = formatter_for_name(formatter, is_xml)
+    renderer = _Renderer(fmt, doc, is_xml, eventual_encoding)
+    if indent_level is True:
+        indent_level = 0
+    pretty = indent_level is not None
+    level: int = int(indent_level or 0)
+    indent = fmt.indent
+    pieces: list[str] = []
+    string_literal_tag: Any = None
+    for event in _events(node, contents_only):
+        kind = event[0]
+        item = event[1]
+        if kind == STRING:
+            piece = renderer.string(item, event[2], event[3], event[4], event[5])
+        elif kind == END:
+            piece = renderer.tag(item, False, False)
+        else:
+            piece = renderer.tag(item, True, kind == EMPTY)
+        if kind == END and pretty:
+            level -= 1
+        if not pretty:
+            pieces.append(piece)
+            continue
+        if string_literal_tag is not None:
+            before = after = False
+        else:
+            before = after = True
+        if (
+            kind == START
+            and string_literal_tag is None
+            and not _should_pretty_print(item, is_xml)
+        ):
+            before, after = True, False
+            string_literal_tag = item
+        elif kind == END and item is string_literal_tag:
+            before, after = False, True
+            string_literal_tag = None
+        if before or after:
+            if kind == STRING:
+                piece = piece.strip()
+            if piece:
+                space_before = indent * level if before and level else ""
+                piece = space_before + piece + ("\n" if after else "")
+        if kind == START:
+            level += 1
+        pieces.append(piece)
+    out = "".join(pieces)
+    if isinstance(node, Soup) and is_xml:
+        declared = eventual_encoding
+        if eventual_encoding in PYTHON_SPECIFIC_ENCODINGS:
+            declared = None
+        part = f' encoding="{declared}"' if declared is not None else ""
+        out = f'<?xml version="1.0"{part}?>\n' + out
+    return out
+
+
+def _should_pretty_print(item: Any, is_xml: bool) -> bool:
+    if is_xml or not hasattr(item, "tag"):
+        return True
+    return item.tag not in PRESERVE_WHITESPACE_TAGS
+
+
+def iter_strings(node: Tag, strip: bool, types: Any) -> Iterator[str]:
+    """The strings below ``node`` of the given types (bs4's ``_all_strings``)."""
+    single = isinstance(types, type)
+    for event in _events(node, True):
+        if event[0] != STRING:
+            continue
+        cls = event[2]
+        if types is not None:
+            if single:
+                if cls is not types:
+                    continue
+            elif cls not in types:
+                continue
+        value: str = event[1]
+        if strip:
+            value = value.strip()
+            if not value:
+                continue
+            yield value
+        elif isinstance(event[4], NavigableString):
+            yield event[4]
+        elif event[5] is None:
+            yield wrap(event[4], node._doc)  # type: ignore[no-any-return]
+        else:
+            yield text_string(event[4], event[5], node._doc)  # type: ignore[no-any-return]
+
+
+def structurally_equal(a: Tag, b: Tag) -> bool:
+    """bs4's ``Tag.__eq__``: same name, attributes and contents, recursively."""
+    stack: list[tuple[Tag, Tag]] = [(a, b)]
+    while stack:
+        x, y = stack.pop()
+        if x.name != y.name or dict(x.attrs.items()) != dict(y.attrs.items()):
+            return False
+        cx, cy = x.contents, y.contents
+        if len(cx) != len(cy):
+            return False
+        for p, q in zip(cx, cy, strict=True):
+            if p is q:
+                continue
+            if isinstance(p, Tag):
+                if not isinstance(q, Tag):
+                    return False
+                stack.append((p, q))
+            elif isinstance(q, Tag) or p != q:
+                return False
+    return True

@@ -1,0 +1,639 @@
+"""The find_* family and CSS selection for tags and strings (bs4's search API).
+
+Every method builds bs4's `SoupStrainer` from its arguments and returns what
+bs4 returns, in the same order.  How it gets there depends on the filter:
+
+- tag filters compile (`._xpath`) to one XPath along the method's axis
+  (``descendant::``, ``following::``, ``ancestor::``, ...), evaluated by
+  lxml in C; only the groups XPath cannot decide (callables, ``string=`` on
+  tags) are checked in Python, on the candidates XPath kept;
+- string filters below a tag read the text nodes with one XPath and compare
+  the view's strings (bs4 collapses whitespace-only strings, so the view's
+  value is what must match);
+- anything else (a custom `ElementFilter`, string searches along other
+  axes, strings that live at the document level) walks the view's
+  navigation in Python, exactly as bs4 does.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from lxml import etree
+
+from . import _xpath
+from ._strainer import (
+    AttributeResemblesVariableWarning,
+    ElementFilter,
+    ResultSet,
+    SoupStrainer,
+)
+
+if TYPE_CHECKING:
+    from ._css import CSS
+    from ._elements import PageElement, Tag
+
+#: bs4's direction names -> (the view's generator, results nearest first?)
+_GENERATORS = {
+    "descendants": "descendants",
+    "children": "children",
+    "next": "next_elements",
+    "previous": "previous_elements",
+    "next_siblings": "next_siblings",
+    "previous_siblings": "previous_siblings",
+    "parents": "parents",
+}
+
+
+def _soup_class() -> type | None:
+    try:
+        from ._soup import Soup
+    except ImportError:  # pragma: no cover - the core lands with the soup module
+        return None
+    cls: type = Soup
+    return cls
+
+
+def _is_document(node: Any) -> bool:
+    cls = _soup_class()
+    return cls is not None and isinstance(node, cls)
+
+
+class _Plan:
+    """Where to evaluate a tag XPath for one anchor and direction."""
+
+    __slots__ = ("axes", "context", "doc_last", "from_end", "reverse")
+
+    def __init__(
+        self,
+        context: Any,
+        axes: tuple[str, ...],
+        reverse: bool = False,
+        doc_last: bool = False,
+    ) -> None:
+        self.context = context
+        self.axes = axes
+        # Reverse axes in one step count from the anchor; a union is in
+        # document order and must be reversed (and limited from the end).
+        self.reverse = reverse
+        self.from_end = reverse and len(axes) > 1
+        self.doc_last = doc_last
+
+
+def _axes_plan(anchor: Any, direction: str) -> _Plan | None:
+    """The XPath context and axes for a search from ``anchor``, or None to walk in Python."""
+    from ._elements import NavigableString, Tag
+
+    if _is_document(anchor):
+        el = anchor._el
+        if el is not None:  # fragment: a container holds the top-level nodes
+            if direction in ("descendants", "next"):
+                return _Plan(el, ("descendant",))
+            if direction == "children":
+                return _Plan(el, ("child",))
+            return _Plan(None, ())
+        root = getattr(anchor, "_root", None)
+        if root is None:
+            return _Plan(None, ())
+        if direction in ("descendants", "next"):
+            return _Plan(root, ("descendant-or-self",))
+        if direction == "children":
+            return _Plan(root, ("self",))
+        return _Plan(None, ())  # nothing before, above or beside the document
+    if isinstance(anchor, Tag):
+        el = anchor._el
+        return {
+            "descendants": lambda: _Plan(el, ("descendant",)),
+            "children": lambda: _Plan(el, ("child",)),
+            "next": lambda: _Plan(el, ("descendant", "following")),
+            "previous": lambda: _Plan(el, ("ancestor", "preceding"), reverse=True),
+            "parents": lambda: _Plan(el, ("ancestor",), reverse=True, doc_last=True),
+            "next_siblings": lambda: _Plan(el, ("following-sibling",)),
+            "previous_siblings": lambda: _Plan(
+                el, ("preceding-sibling",), reverse=True
+            ),
+        }[direction]()
+    if isinstance(anchor, NavigableString):
+        node = anchor._el
+        if node is not None:  # a comment or PI: an lxml node of its own
+            return _node_plan(node, direction)
+        owner = anchor._owner
+        if owner is None or not anchor._is_live():
+            return None
+        if not isinstance(owner.tag, str):  # the tail of a comment or PI
+            return _node_plan(owner, direction) if anchor._tail else None
+        if not anchor._tail:  # owner.text: before owner's children
+            return {
+                "next": lambda: _Plan(owner, ("descendant", "following")),
+                "previous": lambda: _Plan(
+                    owner, ("ancestor-or-self", "preceding"), reverse=True
+                ),
+                "parents": lambda: _Plan(
+                    owner, ("ancestor-or-self",), reverse=True, doc_last=True
+                ),
+                "next_siblings": lambda: _Plan(owner, ("child",)),
+                "previous_siblings": lambda: _Plan(None, ()),
+            }.get(direction, lambda: None)()
+        if owner.getparent() is None:
+            return None
+        return {
+            "next": lambda: _Plan(owner, ("following",)),
+            "previous": lambda: _Plan(
+                owner, ("descendant-or-self", "ancestor", "preceding"), reverse=True
+            ),
+            "parents": lambda: _Plan(owner, ("ancestor",), reverse=True, doc_last=True),
+            "next_siblings": lambda: _Plan(owner, ("following-sibling",)),
+            "previous_siblings": lambda: _Plan(
+                owner, ("self", "preceding-sibling"), reverse=True
+            ),
+        }.get(direction, lambda: None)()
+    return None
+
+
+def _node_plan(node: Any, direction: str) -> _Plan | None:
+    """The plan for a comment or PI: lxml's XPath needs an element as context.
+
+    The tags after a leaf node are its next element sibling, that sibling's
+    descendants and everything following it; the tags before it are its
+    previous element sibling (and its descendants), that sibling's ancestors
+    and everything preceding it.  Without such a sibling the parent stands in.
+    """
+    after = next(node.itersiblings(etree.Element), None)
+    before = next(node.itersiblings(etree.Element, preceding=True), None)
+    parent = node.getparent()
+    if direction == "parents":
+        if parent is None:
+            return _Plan(None, (), doc_last=True)
+        return _Plan(parent, ("ancestor-or-self",), reverse=True, doc_last=True)
+    if direction == "next":
+        if after is not None:
+            return _Plan(after, ("descendant-or-self", "following"))
+        return _Plan(parent, ("following",)) if parent is not None else _Plan(None, ())
+    if direction == "previous":
+        if before is not None:
+            return _Plan(
+                before, ("descendant-or-self", "ancestor", "preceding"), reverse=True
+            )
+        if parent is not None:
+            return _Plan(parent, ("ancestor-or-self", "preceding"), reverse=True)
+        return _Plan(None, ())
+    if direction == "next_siblings":
+        if after is None:
+            return _Plan(None, ())
+        return _Plan(after, ("self", "following-sibling"))
+    if direction == "previous_siblings":
+        if before is None:
+            return _Plan(None, ())
+        return _Plan(before, ("self", "preceding-sibling"), reverse=True)
+    return None
+
+
+def _document_of(node: Any) -> Any:
+    if _is_document(node):
+        return node
+    return node._doc
+
+
+def _is_xml(doc: Any) -> bool:
+    return doc is not None and bool(doc.is_xml)
+
+
+def _mode(doc: Any) -> str:
+    if doc is None:
+        return "html"
+    return str(doc._mode)
+
+
+def _container(doc: Any) -> Any:
+    """The synthetic element that holds a fragment's nodes (never a result)."""
+    if doc is not None and doc._mode == "fragment":
+        return doc._el
+    return None
+
+
+def _normalize_limit(limit: Any) -> int | None:
+    if limit is None:
+        return None
+    if not isinstance(limit, int):
+        raise TypeError(f"limit must be an int or None, not {type(limit).__name__}")
+    # bs4 checks the limit after adding a result: 0 or less gives one result.
+    return max(limit, 1)
+
+
+class SearchMixin:
+    """bs4's search methods, shared by tags and strings."""
+
+    __slots__ = ()
+
+    # -- the engine ----------------------------------------------------------------
+    def _find_all(
+        self,
+        direction: str,
+        name: Any,
+        attrs: Any,
+        string: Any,
+        limit: Any,
+        kwargs: dict[str, Any],
+    ) -> ResultSet[Any]:
+        """Run one bs4 search (``PageElement._find_all``) from this node in ``direction``."""
+        if string is None and "text" in kwargs:
+            string = kwargs.pop("text")
+            warnings.warn(
+                "The 'text' argument to find()-type methods is deprecated. Use 'string' instead.",
+                DeprecationWarning,
+                stacklevel=3,
+            )
+        if "_class" in kwargs:
+            warnings.warn(
+                AttributeResemblesVariableWarning.MESSAGE
+                % {"original": "_class", "autocorrect": "class_"},
+                AttributeResemblesVariableWarning,
+                stacklevel=3,
+            )
+        if isinstance(name, ElementFilter):
+            matcher: ElementFilter = name
+        else:
+            matcher = SoupStrainer(name, attrs, string, **kwargs)
+        if (
+            string is None
+            and not limit
+            and not attrs
+            and not kwargs
+            and (name is True or name is None or isinstance(name, str))
+        ):
+            # bs4's unfiltered fast path ignores a limit of 0.
+            limit = None
+        n = _normalize_limit(limit)
+        if getattr(self, "decomposed", False):
+            return ResultSet(matcher, [])
+        if type(matcher) is SoupStrainer and not matcher.includes_everything:
+            if matcher.name_rules or matcher.attribute_rules:
+                found = self._tags_compiled(direction, matcher, n)
+                if found is not None:
+                    return ResultSet(matcher, found)
+            elif direction == "descendants":
+                found = self._strings_below(matcher, n)
+                if found is not None:
+                    return ResultSet(matcher, found)
+        return self._walk(direction, matcher, n)
+
+    def _walk(
+        self, direction: str, matcher: ElementFilter, limit: int | None
+    ) -> ResultSet[Any]:
+        """bs4's own loop over the view's navigation (the exact fallback)."""
+        generator: Iterator[Any] = getattr(self, _GENERATORS[direction])
+        if direction == "previous":
+            # bs4's document object is never among previous_elements.
+            generator = (node for node in generator if not _is_document(node))
+        return matcher.find_all(generator, limit)
+
+    def _tags_compiled(
+        self, direction: str, matcher: SoupStrainer, limit: int | None
+    ) -> list[Any] | None:
+        from ._elements import wrap
+
+        plan = _axes_plan(self, direction)
+        if plan is None:
+            return None
+        doc = _document_of(self)
+        results: list[Any] = []
+        if plan.context is not None and plan.axes:
+            tag_plan = _xpath.tag_plan(matcher, _is_xml(doc))
+            if tag_plan.never:
+                return []
+            container = _container(doc)
+            guard = container is not None and plan.reverse
+            xlimit = limit if tag_plan.exact and not guard else None
+            xpath = _xpath.tag_xpath(tag_plan, plan.axes, xlimit, plan.from_end)
+            nodes = xpath(plan.context)
+            if plan.reverse:
+                nodes.reverse()
+            exact = tag_plan.exact
+            for node in nodes:
+                if guard and node is container:
+                    continue
+                tag = wrap(node, doc)
+                if not exact and not tag_plan.python_match(matcher, tag):
+                    continue
+                results.append(tag)
+                if limit is not None and len(results) >= limit:
+                    return results
+        if plan.doc_last and doc is not None and matcher.matches_tag(doc):
+            results.append(doc)
+        return results
+
+    def _strings_below(
+        self, matcher: SoupStrainer, limit: int | None
+    ) -> list[Any] | None:
+        """Strings below this tag matching string-only rules, read with one XPath."""
+        from ._elements import (
+            ASCII_SPACES,
+            PRESERVE_WHITESPACE_TAGS,
+            Tag,
+            text_string,
+            wrap,
+        )
+
+        doc = _document_of(self)
+        if _is_xml(doc) or not isinstance(self, Tag):
+            return None
+        top: list[Any]
+        if _is_document(self):
+            if self._el is not None:
+                top = [self._el]
+            else:
+                root = getattr(self, "_root", None)
+                top = [
+                    item._el if isinstance(item, Tag) and item._el is root else item
+                    for item in self.contents
+                ]
+        else:
+            top = [self._el]
+        xpath, exact = _xpath.string_xpath(matcher)
+        rules = matcher.string_rules
+        results: list[Any] = []
+
+        if len(rules) == 1:
+            only = rules[0].matches_string
+
+            def accept(value: str) -> bool:
+                return bool(value) and only(value)
+
+        else:
+
+            def accept(value: str) -> bool:
+                return bool(value) and any(rule.matches_string(value) for rule in rules)
+
+        # A whitespace-only text reads as "\n" or " " in the view, or as itself
+        # inside <pre>/<textarea>: when the rules say the same of both, the
+        # view's string need not be built to know.
+        collapsed = {"\n": accept("\n"), " ": accept(" ")}
+
+        for item in top:
+            if not hasattr(item, "tag"):  # a document-level string of the view
+                if item and matcher.match(item, _known_rules=True):
+                    results.append(item)
+                    if limit is not None and len(results) >= limit:
+                        return results
+                continue
+            if xpath is None:
+                continue
+            # Whether any string here can keep its whitespace (<pre>, <textarea>).
+            preserving = (
+                item.tag in PRESERVE_WHITESPACE_TAGS
+                or next(item.iterancestors(*PRESERVE_WHITESPACE_TAGS), None) is not None
+                or next(item.iterdescendants(*PRESERVE_WHITESPACE_TAGS), None)
+                is not None
+            )
+            last_slot: tuple[Any, bool] | None = None
+            for node in xpath(item):
+                if isinstance(node, str):
+                    owner = node.getparent()  # type: ignore[attr-defined]
+                    tail = bool(node.is_tail)  # type: ignore[attr-defined]
+                    if (
+                        last_slot is not None
+                        and last_slot[0] is owner
+                        and last_slot[1] == tail
+                    ):
+                        continue  # one slot split into several text nodes
+                    last_slot = (owner, tail)
+                    if not exact:
+                        if node.strip(ASCII_SPACES):
+                            # Not whitespace-only: the view's string is the raw text.
+                            if not accept(node):
+                                continue
+                        else:
+                            verdict = collapsed["\n" if "\n" in node else " "]
+                            if not verdict and (not preserving or not accept(node)):
+                                continue
+                    string = text_string(owner, tail, doc)
+                    if string is None or not (exact or accept(string)):
+                        continue
+                else:
+                    last_slot = None
+                    string = wrap(node, doc)
+                    if not accept(string):
+                        continue
+                results.append(string)
+                if limit is not None and len(results) >= limit:
+                    return results
+        return results
+
+    def _find_one(self, method: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        results = method(*args, limit=1, **kwargs)
+        return results[0] if results else None
+
+    # -- bs4's Tag search methods ------------------------------------------------------
+    def find_all(
+        self,
+        name: Any = None,
+        attrs: Any = None,
+        recursive: bool = True,
+        string: Any = None,
+        limit: int | None = None,
+        **kwargs: Any,
+    ) -> ResultSet[Any]:
+        """Tags (or strings) below this tag that match (bs4's ``find_all``)."""
+        direction = "descendants" if recursive else "children"
+        return self._find_all(direction, name, attrs, string, limit, kwargs)
+
+    __call__ = find_all
+
+    def find(
+        self,
+        name: Any = None,
+        attrs: Any = None,
+        recursive: bool = True,
+        string: Any = None,
+        **kwargs: Any,
+    ) -> Any:
+        """The first tag (or string) below this tag that matches, or None (bs4's ``find``)."""
+        if (
+            attrs is None
+            and string is None
+            and not kwargs
+            and recursive
+            and isinstance(name, str)
+            and name
+        ):
+            found = self._find_by_name(name)
+            if found is not False:
+                return found
+        results = self.find_all(name, attrs, recursive, string, 1, **kwargs)
+        return results[0] if results else None
+
+    def _find_by_name(self, name: str) -> Any:
+        """The first descendant tag called ``name`` (dot access), or False to take the long way."""
+        from ._elements import Tag, wrap
+
+        if not isinstance(self, Tag) or getattr(self, "decomposed", False):
+            return False
+        plan = _axes_plan(self, "descendants")
+        if plan is None or plan.context is None:
+            return None if plan is not None else False
+        doc = _document_of(self)
+        tag_plan = _xpath.name_plan(name, _is_xml(doc))
+        if not tag_plan.exact:
+            return False
+        if tag_plan.never:
+            return None
+        nodes = _xpath.tag_xpath(tag_plan, plan.axes, 1)(plan.context)
+        return wrap(nodes[0], doc) if nodes else None
+
+    # -- bs4's PageElement search methods ----------------------------------------------
+    def find_next(
+        self, name: Any = None, attrs: Any = None, string: Any = None, **kwargs: Any
+    ) -> Any:
+        """The first matching node after this one in document order (bs4's ``find_next``)."""
+        return self._find_one(self.find_all_next, name, attrs, string, **kwargs)
+
+    def find_all_next(
+        self,
+        name: Any = None,
+        attrs: Any = None,
+        string: Any = None,
+        limit: int | None = None,
+        **kwargs: Any,
+    ) -> ResultSet[Any]:
+        """Matching nodes after this one in document order (bs4's ``find_all_next``)."""
+        return self._find_all("next", name, attrs, string, limit, kwargs)
+
+    def find_next_sibling(
+        self, name: Any = None, attrs: Any = None, string: Any = None, **kwargs: Any
+    ) -> Any:
+        """The first matching later sibling (bs4's ``find_next_sibling``)."""
+        return self._find_one(self.find_next_siblings, name, attrs, string, **kwargs)
+
+    def find_next_siblings(
+        self,
+        name: Any = None,
+        attrs: Any = None,
+        string: Any = None,
+        limit: int | None = None,
+        **kwargs: Any,
+    ) -> ResultSet[Any]:
+        """Matching later siblings, nearest first (bs4's ``find_next_siblings``)."""
+        return self._find_all("next_siblings", name, attrs, string, limit, kwargs)
+
+    def find_previous(
+        self, name: Any = None, attrs: Any = None, string: Any = None, **kwargs: Any
+    ) -> Any:
+        """The nearest matching node before this one (bs4's ``find_previous``)."""
+        return self._find_one(self.find_all_previous, name, attrs, string, **kwargs)
+
+    def find_all_previous(
+        self,
+        name: Any = None,
+        attrs: Any = None,
+        string: Any = None,
+        limit: int | None = None,
+        **kwargs: Any,
+    ) -> ResultSet[Any]:
+        """Matching nodes before this one, nearest first (bs4's ``find_all_previous``)."""
+        return self._find_all("previous", name, attrs, string, limit, kwargs)
+
+    def find_previous_sibling(
+        self, name: Any = None, attrs: Any = None, string: Any = None, **kwargs: Any
+    ) -> Any:
+        """The nearest matching earlier sibling (bs4's ``find_previous_sibling``)."""
+        return self._find_one(
+            self.find_previous_siblings, name, attrs, string, **kwargs
+        )
+
+    def find_previous_siblings(
+        self,
+        name: Any = None,
+        attrs: Any = None,
+        string: Any = None,
+        limit: int | None = None,
+        **kwargs: Any,
+    ) -> ResultSet[Any]:
+        """Matching earlier siblings, nearest first (bs4's ``find_previous_siblings``)."""
+        return self._find_all("previous_siblings", name, attrs, string, limit, kwargs)
+
+    def find_parent(self, name: Any = None, attrs: Any = None, **kwargs: Any) -> Any:
+        """The nearest matching enclosing tag (bs4's ``find_parent``)."""
+        results = self.find_parents(name, attrs, 1, **kwargs)
+        return results[0] if results else None
+
+    def find_parents(
+        self,
+        name: Any = None,
+        attrs: Any = None,
+        limit: int | None = None,
+        **kwargs: Any,
+    ) -> ResultSet[Any]:
+        """Matching enclosing tags, innermost first, the soup last (bs4's ``find_parents``)."""
+        return self._find_all("parents", name, attrs, None, limit, kwargs)
+
+    # -- CSS -------------------------------------------------------------------------------
+    @property
+    def css(self) -> CSS:
+        """bs4's CSS interface for this tag: ``select``, ``match``, ``closest``, ..."""
+        from ._css import CSS
+
+        return CSS(self)  # type: ignore[arg-type]
+
+    def select(
+        self,
+        selector: str,
+        namespaces: Any = None,
+        limit: int | None = 0,
+        **kwargs: Any,
+    ) -> ResultSet[Tag]:
+        """Tags below this one matching a CSS selector, in document order (bs4's ``select``)."""
+        return self.css.select(selector, namespaces, limit, **kwargs)
+
+    def select_one(
+        self, selector: str, namespaces: Any = None, **kwargs: Any
+    ) -> Tag | None:
+        """The first tag below this one matching a CSS selector (bs4's ``select_one``)."""
+        return self.css.select_one(selector, namespaces, **kwargs)
+
+
+#: bs4's old method names (camelCase from bs3, ``fetch*``), all deprecated there.
+ALIASES: dict[str, tuple[str, str]] = {
+    "findAll": ("find_all", "4.0.0"),
+    "findChildren": ("find_all", "3.0.0"),
+    "findChild": ("find", "3.0.0"),
+    "findNext": ("find_next", "4.0.0"),
+    "findAllNext": ("find_all_next", "4.0.0"),
+    "findNextSibling": ("find_next_sibling", "4.0.0"),
+    "findNextSiblings": ("find_next_siblings", "4.0.0"),
+    "fetchNextSiblings": ("find_next_siblings", "3.0.0"),
+    "findPrevious": ("find_previous", "3.0.0"),
+    "findAllPrevious": ("find_all_previous", "4.0.0"),
+    "fetchAllPrevious": ("find_all_previous", "3.0.0"),
+    "findPreviousSibling": ("find_previous_sibling", "4.0.0"),
+    "findPreviousSiblings": ("find_previous_siblings", "4.0.0"),
+    "fetchPreviousSiblings": ("find_previous_siblings", "3.0.0"),
+    "findParent": ("find_parent", "4.0.0"),
+    "findParents": ("find_parents", "4.0.0"),
+    "fetchParents": ("find_parents", "3.0.0"),
+}
+
+
+def _alias(old: str, new: str, version: str) -> Callable[..., Any]:
+    def alias(self: Any, *args: Any, **kwargs: Any) -> Any:
+        warnings.warn(
+            f"Call to deprecated method {old}. (Replaced by {new}) -- "
+            f"Deprecated since version {version}.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return getattr(self, new)(*args, **kwargs)
+
+    alias.__name__ = old
+    alias.__doc__ = f"Deprecated alias of `{new}` (bs4 warns too)."
+    return alias
+
+
+for _old, (_new, _version) in ALIASES.items():
+    setattr(SearchMixin, _old, _alias(_old, _new, _version))
+
+__all__ = ["ALIASES", "SearchMixin"]
+
+if TYPE_CHECKING:  # keep the import used for annotations only
+    _unused: PageElement | None = None

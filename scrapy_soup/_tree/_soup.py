@@ -1,0 +1,494 @@
+"""The document node, `Soup` (alias `BeautifulSoup`): parsing and the top level.
+
+lxml keeps the doctype in ``docinfo`` and comments around the root as the
+root's siblings; bs4 lists all of them as the document's children.  The
+view rebuilds bs4's list, emulating what lxml's tree loses (see DESIGN.md):
+libxml2 invents an HTML 4.0 doctype for a page without one, and drops the
+whitespace after ``</html>`` that bs4 keeps.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any, ClassVar
+
+from lxml import etree
+
+from ._elements import (
+    Doctype,
+    NavigableString,
+    PageElement,
+    Tag,
+    _WRAPPERS,
+    iter_descendants,
+    wrap,
+)
+
+
+class FeatureNotFound(ValueError):
+    """No tree builder for the requested features (bs4's exception of that name)."""
+
+
+class ParserRejectedMarkup(Exception):
+    """The parser could not make sense of the markup (bs4's exception of that name)."""
+
+
+class MarkupResemblesLocatorWarning(UserWarning):
+    """The markup looks like a file name or URL (bs4's warning of that name)."""
+
+
+#: bs4's feature names, and ours, to the three modes.
+FEATURES: dict[str, str] = {
+    "html": "html",
+    "lxml": "html",
+    "lxml-html": "html",
+    "fast": "html",
+    "permissive": "html",
+    "fragment": "fragment",
+    "html.parser": "fragment",
+    "xml": "xml",
+    "lxml-xml": "xml",
+}
+
+#: The doctype libxml2 adds to an HTML document that has none.
+_LIBXML2_DEFAULT_DOCTYPE = (
+    "html",
+    "-//W3C//DTD HTML 4.0 Transitional//EN",
+    "http://www.w3.org/TR/REC-html40/loose.dtd",
+)
+_DOCTYPE_IN_SOURCE = re.compile(r"<!doctype", re.I)
+_FIRST_TAG = re.compile(r"<[a-zA-Z]")
+_HTML_END = re.compile(r"</html\s*>", re.I)
+_LEADING_NODE = re.compile(r"<!--.*?-->|<\?.*?>", re.S)
+_TRAILER_TOKEN = re.compile(r"([\x20\x0a\x09\x0c\x0d]+)|(<!--.*?-->)", re.S)
+
+
+def _mode_for(features: Any) -> str:
+    if features is None:
+        return "html"
+    names = [features] if isinstance(features, str) else list(features)
+    modes = {FEATURES.get(str(n).lower()) for n in names}
+    if None in modes or len(modes) != 1:
+        raise FeatureNotFound(
+            "Couldn't find a tree builder with the features you requested: "
+            f"{','.join(map(str, names))}. Do you need to install a parser library?"
+        )
+    return modes.pop()  # type: ignore[return-value]
+
+
+def html_parser() -> etree.HTMLParser:
+    """The HTML parser: recovering, huge trees, and no invented doctype."""
+    return etree.HTMLParser(
+        recover=True, huge_tree=True, default_doctype=False, no_network=True
+    )
+
+
+def xml_parser() -> etree.XMLParser:
+    """A safe XML parser: recovering, no network, no external entities."""
+    return etree.XMLParser(
+        recover=True,
+        resolve_entities=False,
+        no_network=True,
+        load_dtd=False,
+        strip_cdata=True,
+        remove_blank_text=False,
+    )
+
+
+class Soup(Tag):
+    """A parsed document: bs4's ``BeautifulSoup``, as a view over lxml.
+
+    >>> soup = Soup("<p>foo bar</p><p>baz<p>yet another graf</p>")
+    >>> soup.body.contents
+    [<p>foo bar</p>, <p>baz</p>, <p>yet another graf</p>]
+    >>> Soup("<b class='boldest'>x</b>").b["class"]
+    ['boldest']
+    """
+
+    __slots__ = (
+        "_doctype",
+        "_doctype_index",
+        "_mode",
+        "_root",
+        "_trailer",
+        "base_url",
+        "declared_html_encoding",
+        "is_xml",
+        "original_encoding",
+    )
+
+    ROOT_TAG_NAME: ClassVar[str] = "[document]"
+
+    _mode: str
+    _root: Any
+    _doctype: Doctype | None
+    _trailer: list[NavigableString | None]
+
+    def __init__(
+        self,
+        markup: Any = "",
+        features: Any = None,
+        builder: Any = None,
+        parse_only: Any = None,
+        from_encoding: str | None = None,
+        exclude_encodings: Any = None,
+        element_classes: Any = None,
+        *,
+        base_url: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        if builder is not None and features is None and isinstance(builder, str):
+            features = builder
+        if parse_only is not None:
+            raise NotImplementedError(
+                "parse_only is not supported: the soup is a view over the whole "
+                "lxml tree; search it with find_all()/select() instead"
+            )
+        if kwargs:
+            raise TypeError(
+                f"__init__() got unexpected keyword argument(s): {', '.join(kwargs)}"
+            )
+        self._mode = _mode_for(features)
+        self.is_xml = self._mode == "xml"
+        self.hidden = True
+        self.base_url = base_url
+        self.original_encoding: str | None = None
+        self.declared_html_encoding: str | None = None
+        self._doctype = None
+        self._doctype_index = 0
+        self._trailer = []
+        self._root = None
+        self._el = None
+        self._doc = self
+        if hasattr(markup, "read"):
+            markup = markup.read()
+        if isinstance(markup, (str, bytes)):
+            self._parse(markup, from_encoding)
+        else:
+            self._adopt(markup)
+
+    # -- building ---------------------------------------------------------------
+    def _parse(self, markup: str | bytes, from_encoding: str | None) -> None:
+        if isinstance(markup, bytes):
+            if self.is_xml:
+                self._parse_xml_bytes(markup, from_encoding)
+                return
+            from w3lib.encoding import html_to_unicode
+
+            header = f"text/html; charset={from_encoding}" if from_encoding else None
+            encoding, markup = html_to_unicode(header, markup)
+            self.original_encoding = encoding
+        elif markup and markup[0] == "\N{BYTE ORDER MARK}":
+            markup = markup[1:]
+        if self.is_xml:
+            self._parse_xml_bytes(markup.encode("utf-8"), "utf-8")
+            return
+        parser = html_parser()
+        if self._mode == "fragment":
+            parser.feed("<html><body>")
+            if markup:
+                parser.feed(markup)
+            root = parser.close()
+            body = root.find("body")
+            self._set_container(body if body is not None else root)
+            return
+        root = None
+        if markup:
+            parser.feed(markup)
+            try:
+                root = parser.close()
+            except etree.XMLSyntaxError:
+                root = None
+        self._set_root(root, markup, parsed_here=True)
+
+    def _parse_xml_bytes(self, data: bytes, encoding: str | None) -> None:
+        parser = xml_parser()
+        root = None
+        if data.strip():
+            try:
+                root = etree.fromstring(data, parser)
+            except etree.XMLSyntaxError:
+                root = None
+        if root is not None:
+            info = root.getroottree().docinfo
+            self.original_encoding = (info.encoding or encoding or "utf-8").lower()
+        self._set_root(root, None, parsed_here=True)
+
+    def _adopt(self, markup: Any) -> None:
+        """Wrap an existing tree: a parsel Selector, an lxml element or tree."""
+        source: str | None = None
+        root = getattr(markup, "root", None)
+        if root is not None and hasattr(markup, "xpath") and hasattr(markup, "type"):
+            # A parsel (or Scrapy) Selector: reuse its tree, read its source.
+            if markup.type == "xml" and self._mode == "html":
+                self._mode, self.is_xml = "xml", True
+            text = getattr(markup, "_text", None)
+            source = text if isinstance(text, str) else None
+            markup = root
+        if isinstance(markup, etree._ElementTree):
+            markup = markup.getroot()
+        if not isinstance(markup, etree._Element):
+            raise TypeError(
+                "markup must be str, bytes, a file, an lxml element or tree, or a "
+                f"parsel Selector, not {type(markup).__name__}"
+            )
+        if self._mode == "fragment":
+            self._set_container(markup)
+            return
+        if markup.getparent() is not None:
+            # A subtree: the soup lists just this element.
+            self._root = markup
+            return
+        self._set_root(markup, source, parsed_here=False)
+
+    def _set_container(self, el: Any) -> None:
+        self._mode = "fragment"
+        self._el = el
+        _WRAPPERS[el] = self
+
+    def _set_root(self, root: Any, source: str | None, parsed_here: bool) -> None:
+        self._root = root
+        if root is None or self.is_xml:
+            if root is not None:
+                self._doctype = self._xml_doctype(root)
+            return
+        info = root.getroottree().docinfo
+        name, public_id, system_url = info.root_name, info.public_id, info.system_url
+        if parsed_here:
+            has_doctype = bool(info.doctype)
+        elif source is not None:
+            first_tag = _FIRST_TAG.search(source)
+            head = source[: first_tag.start()] if first_tag else source
+            has_doctype = _DOCTYPE_IN_SOURCE.search(head) is not None
+        else:
+            # No source at hand: only libxml2's invented doctype is dropped.
+            has_doctype = (name, public_id, system_url) != _LIBXML2_DEFAULT_DOCTYPE
+        if has_doctype and info.doctype:
+            self._doctype = Doctype._synthetic(  # type: ignore[assignment]
+                Doctype._string_for_name_and_ids(name, public_id, system_url), self
+            )
+            if source is not None:
+                # Comments (and ``<?...>``, which libxml2 reads as comments)
+                # before the doctype stay before it in bs4's list.
+                found = _DOCTYPE_IN_SOURCE.search(source)
+                head = source[: found.start()] if found else ""
+                self._doctype_index = len(_LEADING_NODE.findall(head))
+        if source is not None:
+            self._trailer = self._trailer_from(source)
+
+    def _xml_doctype(self, root: Any) -> Doctype | None:
+        info = root.getroottree().docinfo
+        if not info.doctype:
+            return None
+        return Doctype._synthetic(  # type: ignore[return-value]
+            Doctype._string_for_name_and_ids(
+                info.root_name, info.public_id, info.system_url
+            ),
+            self,
+        )
+
+    def _trailer_from(self, source: str) -> list[NavigableString | None]:
+        """What bs4 keeps after ``</html>``: whitespace strings and comments.
+
+        None stands for the next comment lxml kept as a sibling of the root.
+        Anything else after ``</html>`` went into the tree itself, so the
+        trailer stops there.
+        """
+        end = None
+        for end in _HTML_END.finditer(source):
+            pass
+        if end is None:
+            return []
+        tail = source[end.end() :]
+        items: list[NavigableString | None] = []
+        pos = 0
+        while pos < len(tail):
+            match = _TRAILER_TOKEN.match(tail, pos)
+            if match is None:
+                break
+            if match.group(1) is not None:
+                value = "\n" if "\n" in match.group(1) else " "
+                items.append(NavigableString._synthetic(value, self))
+            else:
+                items.append(None)
+            pos = match.end()
+        return items
+
+    # -- the document level ---------------------------------------------------------
+    def _top_children(self) -> list[Any]:
+        if self._el is not None:
+            return [*self.children]
+        root = self._root
+        if root is None:
+            return [self._doctype] if self._doctype is not None else []
+        if root.getparent() is not None:
+            return [wrap(root, self)]
+        out: list[Any] = [
+            wrap(n, self) for n in reversed(list(root.itersiblings(preceding=True)))
+        ]
+        if self._doctype is not None:
+            out.insert(min(self._doctype_index, len(out)), self._doctype)
+        out.append(wrap(root, self))
+        following = [wrap(n, self) for n in root.itersiblings()]
+        if self._trailer and len(following) == sum(x is None for x in self._trailer):
+            it = iter(following)
+            out.extend(next(it) if x is None else x for x in self._trailer)
+        else:
+            out.extend(following)
+        return out
+
+    def _is_top_level(self, el: Any) -> bool:
+        root = self._root
+        if root is None or self._el is not None:
+            return False
+        if el is root:
+            return True
+        return el.getparent() is None and root.getparent() is None and (
+            el.getroottree().getroot() is root
+        )
+
+    def _is_top_level_string(self, string: NavigableString) -> bool:
+        return string is self._doctype or any(string is x for x in self._trailer)
+
+    def _top_level_sibling(self, node: Any, delta: int) -> Any:
+        children = self._top_children()
+        for i, child in enumerate(children):
+            if child is node:
+                j = i + delta
+                return children[j] if 0 <= j < len(children) else None
+        return None
+
+    # -- Tag API on the document node ---------------------------------------------
+    @property
+    def name(self) -> str:
+        """Always ``"[document]"``."""
+        return self.ROOT_TAG_NAME
+
+    @name.setter
+    def name(self, value: str) -> None:
+        raise AttributeError("The document node cannot be renamed.")
+
+    @property
+    def attrs(self) -> Any:
+        """The document node has no attributes."""
+        if self._el is not None:
+            return super().attrs
+        return {}
+
+    @attrs.setter
+    def attrs(self, value: Any) -> None:
+        raise AttributeError("The document node cannot have attributes.")
+
+    @property
+    def prefix(self) -> str | None:
+        """None: the document node has no prefix."""
+        return None
+
+    @property
+    def namespace(self) -> str | None:
+        """None: the document node has no namespace."""
+        return None
+
+    @property
+    def parent(self) -> Tag | None:
+        """None: the document has no parent."""
+        return None
+
+    @property
+    def next_sibling(self) -> PageElement | None:
+        """None."""
+        return None
+
+    @property
+    def previous_sibling(self) -> PageElement | None:
+        """None."""
+        return None
+
+    @property
+    def can_be_empty_element(self) -> bool:
+        """False in HTML (as bs4's document node), True in XML."""
+        return self.is_xml
+
+    @property
+    def is_empty_element(self) -> bool:
+        """Whether the document is empty and may print as an empty element."""
+        return self.is_xml and not self._contents_list()
+
+    @property
+    def sourceline(self) -> int | None:
+        """None."""
+        return None
+
+    def _contents_list(self) -> list[PageElement]:
+        if self._el is not None:
+            return super()._contents_list()
+        return self._top_children()
+
+    @property
+    def contents(self) -> list[PageElement]:
+        """The top-level nodes: doctype, comments, the root element, ..."""
+        return self._contents_list()
+
+    @property
+    def children(self) -> Iterator[PageElement]:
+        """An iterator over `contents`."""
+        return iter(self._contents_list())
+
+    @property
+    def descendants(self) -> Iterator[PageElement]:
+        """Every node of the document, in document order."""
+        if self._el is not None:
+            return iter_descendants(self._el, self)
+        return self._iter_document()
+
+    def _iter_document(self) -> Iterator[PageElement]:
+        for child in self._top_children():
+            yield child
+            if isinstance(child, Tag):
+                yield from iter_descendants(child._el, self)
+
+    def __len__(self) -> int:
+        return len(self._contents_list())
+
+    def _set_string(self, value: str) -> None:
+        if self._el is not None:
+            super()._set_string(value)
+            return
+        raise NotImplementedError(
+            "cannot replace the whole document with a string: use a fragment soup"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return super().__eq__(other)
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __copy__(self) -> Soup:
+        return type(self)(self.decode(), "xml" if self.is_xml else self._mode)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"markup": self.decode(), "features": self._mode, "base_url": self.base_url}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        Soup.__init__(self, state["markup"], state["features"], base_url=state["base_url"])
+
+    def __reduce__(self) -> Any:
+        return (_rebuild, (self.decode(eventual_encoding=None), self._mode, self.base_url))
+
+    def reset(self) -> None:
+        """Empty the document (bs4's ``reset``)."""
+        Soup.__init__(self, "", self._mode, base_url=self.base_url)
+
+    def new_string(self, s: str, subclass: type[NavigableString] | None = None) -> NavigableString:
+        """A new detached string, of ``subclass`` if given (bs4's ``new_string``)."""
+        cls = subclass or NavigableString
+        return cls(s)
+
+
+def _rebuild(markup: str, mode: str, base_url: str | None) -> Soup:
+    return Soup(markup, mode, base_url=base_url)
+
+
+BeautifulSoup = Soup

@@ -1,0 +1,468 @@
+"""Compile bs4 filters to lxml XPath, so plain searches run in C.
+
+A `SoupStrainer`'s rules come in groups (names, each attribute, strings):
+rules inside a group are alternatives, groups combine with "and".  Each group
+either compiles to an XPath predicate that gives exactly bs4's answer, or is
+left to Python (`TagPlan.python_match`), which checks it on the view with the
+strainer's own methods.  Since groups are and-ed, the XPath part is always a
+correct pre-filter, and the answer is exact either way.
+
+What compiles: names (str, list, ``True``, regex), attribute values (str,
+list, ``True``/``None``, regex) and presence.  What stays in Python: callables
+(they get the view's `Tag`), ``string=`` on tags (``tag.string`` is a view
+notion), names and attribute names XPath cannot spell.
+
+Regular expressions run inside the XPath through extension functions that
+call the user's own compiled pattern (``pattern.search``), instead of EXSLT's
+``re:test``: ``re:test`` recompiles the pattern *text* with only the ``i``
+flag, so a pattern compiled with ``re.S``, ``re.X``, ``re.A`` or ``re.M``, or
+a third-party ``regex`` pattern, would silently mean something else.  The cost
+is the same (lxml's EXSLT regexps call Python's ``re`` too).
+
+Compiled expressions are cached in a bounded LRU keyed by the filter.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from lxml import etree
+
+from ._attrs import CDATA_LIST_ATTRIBUTES, split_value
+
+if TYPE_CHECKING:
+    from ._elements import Tag
+    from ._strainer import MatchRule, SoupStrainer
+
+#: Namespace of our XPath extension functions.
+NS = "urn:x-scrapy-soup:search"
+_NAMESPACES = {"ss": NS}
+
+#: Python's whitespace (what bs4's ``\S+`` splits on) minus the characters
+#: an XPath expression cannot contain (\x0b, \x0c, \x1c-\x1f).  Values that
+#: hold those are caught by the exact Python check behind each fast path.
+_XPATH_WS = "".join(
+    c
+    for c in map(chr, range(0x3001))
+    if c.isspace() and (c in "\t\n\r" or ord(c) >= 0x20)
+)
+_TRANSLATE_WS = "translate(@{a}, '" + _XPATH_WS + "', '" + " " * len(_XPATH_WS) + "')"
+
+#: An XML name without a colon: usable as an XPath name test or ``@name``.
+_SIMPLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*\Z")
+#: Characters libxml2/lxml refuse in an XPath expression.
+_BAD_XPATH_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+_UNIVERSAL_MULTI = CDATA_LIST_ATTRIBUTES["*"]
+#: attribute -> tag names on which it is multi-valued (beyond the universal ones).
+_TAG_MULTI: dict[str, tuple[str, ...]] = {}
+for _tag, _names in CDATA_LIST_ATTRIBUTES.items():
+    if _tag != "*":
+        for _name in _names:
+            _TAG_MULTI.setdefault(_name, ())
+            _TAG_MULTI[_name] += (_tag,)
+
+
+def literal(value: str) -> str | None:
+    """An XPath 1.0 string literal for ``value``, or None if XPath cannot hold it."""
+    if _BAD_XPATH_CHARS.search(value):
+        return None
+    if "'" not in value:
+        return f"'{value}'"
+    if '"' not in value:
+        return f'"{value}"'
+    parts = value.split("'")
+    return "concat(" + ', "\'", '.join(f"'{p}'" for p in parts) + ")"
+
+
+def is_simple_name(name: str) -> bool:
+    """Whether ``name`` can be written as an XPath name test."""
+    return _SIMPLE_NAME.match(name) is not None
+
+
+def _plain_regex(pattern: Any) -> bool:
+    """Whether a pattern is a stdlib ``str`` regex we can call from inside XPath."""
+    return isinstance(pattern, re.Pattern) and isinstance(pattern.pattern, str)
+
+
+class _LRU:
+    """A small bounded mapping that forgets the least recently used entry."""
+
+    def __init__(self, maxsize: int) -> None:
+        self.maxsize = maxsize
+        self.data: OrderedDict[Hashable, Any] = OrderedDict()
+
+    def get(self, key: Hashable) -> Any:
+        try:
+            value = self.data[key]
+        except KeyError:
+            return None
+        self.data.move_to_end(key)
+        return value
+
+    def put(self, key: Hashable, value: Any) -> None:
+        self.data[key] = value
+        if len(self.data) > self.maxsize:
+            self.data.popitem(last=False)
+
+
+_PLANS = _LRU(512)
+_XPATHS = _LRU(512)
+
+
+class TagPlan:
+    """The compiled form of a strainer's tag rules: an XPath step plus what Python must still check."""
+
+    __slots__ = (
+        "extensions",
+        "key",
+        "never",
+        "nodetest",
+        "predicates",
+        "python_attrs",
+        "python_name",
+        "python_string",
+    )
+
+    def __init__(self) -> None:
+        self.nodetest = "*"
+        self.predicates: list[str] = []
+        self.extensions: dict[tuple[str, str], Callable[..., Any]] = {}
+        self.python_name = False
+        self.python_attrs: list[Any] = []
+        self.python_string = False
+        self.never = False
+        self.key: Hashable | None = None
+
+    @property
+    def exact(self) -> bool:
+        """Whether the XPath alone decides the match."""
+        return not (self.python_name or self.python_attrs or self.python_string)
+
+    def python_match(self, strainer: SoupStrainer, tag: Tag) -> bool:
+        """Check the groups the XPath left out, with the strainer's own (bs4) rules."""
+        if self.python_name and not strainer.matches_name(tag):
+            return False
+        for attr in self.python_attrs:
+            if not strainer.matches_attribute(
+                tag, attr, strainer.attribute_rules[attr]
+            ):
+                return False
+        if self.python_string:
+            string = tag.string
+            if string is None or not strainer.matches_any_string_rule(string):
+                return False
+        return True
+
+    def _function(self, fn: Callable[..., Any]) -> str:
+        name = f"f{len(self.extensions)}"
+        self.extensions[(NS, name)] = fn
+        return f"ss:{name}"
+
+    def _name_group(self, rules: Sequence[MatchRule], xml: bool) -> None:
+        if any(rule.function is not None for rule in rules):
+            self.python_name = True
+            return
+        terms: list[str] = []
+        simple: list[str] = []
+        for rule in rules:
+            if rule.exclude_everything or rule.present is False:
+                continue
+            if rule.present is True:
+                return  # every tag has a name: no constraint
+            if rule.string is not None:
+                lit = literal(rule.string)
+                if lit is None:
+                    self.python_name = True
+                    return
+                if xml:
+                    terms.append(
+                        f"(local-name()={lit} or name()={lit})"
+                        if ":" in rule.string
+                        else f"local-name()={lit}"
+                    )
+                elif is_simple_name(rule.string):
+                    simple.append(rule.string)
+                    terms.append(f"self::{rule.string}")
+                else:
+                    terms.append(f"name()={lit}")
+            elif _plain_regex(rule.pattern):
+                search = rule.pattern.search
+                fn = self._function(
+                    lambda _ctx, s, search=search: search(s) is not None
+                )
+                terms.append(
+                    f"({fn}(local-name()) or (contains(name(), ':') and {fn}(name())))"
+                    if xml
+                    else f"{fn}(name())"
+                )
+            else:
+                self.python_name = True
+                return
+        if not terms:
+            self.never = True
+        elif len(terms) == 1 and len(simple) == 1:
+            self.nodetest = simple[0]
+        else:
+            self.predicates.append(" or ".join(terms))
+
+    def _attr_group(self, attr: Any, rules: Sequence[MatchRule], xml: bool) -> None:
+        if not isinstance(attr, str) or any(
+            rule.function is not None for rule in rules
+        ):
+            self.python_attrs.append(attr)
+            return
+        if is_simple_name(attr):
+            ref = f"@{attr}"
+        elif not xml and (lit := literal(attr)) is not None:
+            ref = f"@*[name()={lit}]"
+        else:
+            self.python_attrs.append(attr)
+            return
+        if xml:
+            pred = self._value_predicate(ref, rules, multi=False)
+        elif attr in _UNIVERSAL_MULTI:
+            pred = self._value_predicate(ref, rules, multi=True)
+        elif attr in _TAG_MULTI:
+            single = self._value_predicate(ref, rules, multi=False)
+            multi = self._value_predicate(ref, rules, multi=True)
+            if single is None or multi is None:
+                pred = None
+            elif single == multi:
+                pred = single
+            else:
+                tags = " or ".join(f"self::{t}" for t in _TAG_MULTI[attr])
+                pred = f"(({tags}) and ({multi})) or (not({tags}) and ({single}))"
+        else:
+            pred = self._value_predicate(ref, rules, multi=False)
+        if pred is None:
+            self.python_attrs.append(attr)
+            return
+        if pred == "false()":
+            self.never = True
+        self.predicates.append(pred)
+
+    def _value_predicate(
+        self, ref: str, rules: Sequence[MatchRule], multi: bool
+    ) -> str | None:
+        """XPath for "some rule matches the attribute", or None to leave it to Python."""
+        fast: list[str] = []  # each one alone proves a match
+        pre: list[str] = []  # necessary conditions for the exact Python check
+        needs_check = False
+        translated = (
+            _TRANSLATE_WS.format(a=ref[1:])
+            if ref.startswith("@") and "[" not in ref
+            else None
+        )
+        for rule in rules:
+            if rule.exclude_everything:
+                continue
+            if rule.present is True:
+                fast.append(ref)
+            elif rule.present is False:
+                fast.append(f"not({ref})")
+            elif rule.string is not None:
+                value = rule.string
+                if not multi:
+                    lit = literal(value)
+                    if lit is None:
+                        return None
+                    fast.append(f"{ref}={lit}")
+                    continue
+                if translated is None:
+                    return None
+                tokens = split_value(value)
+                if not tokens:
+                    if value:  # whitespace only: never a token, never a joined value
+                        continue
+                    needs_check = True
+                    fast.append(f"({ref} and normalize-space({translated})='')")
+                    pre.append(ref)
+                elif len(tokens) == 1 and tokens[0] == value:
+                    needs_check = True
+                    padded = literal(f" {value} ")
+                    lit = literal(value)
+                    if padded is None or lit is None:
+                        return None
+                    fast.append(
+                        f"contains(concat(' ', normalize-space({translated}), ' '), {padded})"
+                    )
+                    pre.append(f"contains({ref}, {lit})")
+                elif " ".join(tokens) == value:
+                    needs_check = True
+                    lit = literal(value)
+                    first = literal(tokens[0])
+                    if lit is None or first is None:
+                        return None
+                    fast.append(f"normalize-space({translated})={lit}")
+                    pre.append(f"contains({ref}, {first})")
+                # else: bs4 joins tokens with single spaces, so it can never match.
+            elif _plain_regex(rule.pattern):
+                needs_check = True
+                pre.append(ref)
+            else:
+                return None
+        if (
+            needs_check
+            and pre
+            and len(pre) == len([r for r in rules if not r.exclude_everything])
+        ):
+            # Every rule has a cheap necessary condition: test those first, so
+            # the costlier exact tests only run on the few candidates.
+            check = self._value_checker(rules, multi)
+            exact = " or ".join([*fast, f"{check}(string({ref}))"])
+            return f"({' or '.join(pre)}) and ({exact})"
+        terms = list(fast)
+        if needs_check and pre:
+            check = self._value_checker(rules, multi)
+            terms.append(f"(({' or '.join(pre)}) and {check}(string({ref})))")
+        if not terms:
+            return "false()"
+        return " or ".join(terms)
+
+    def _value_checker(self, rules: Sequence[MatchRule], multi: bool) -> str:
+        from ._strainer import SoupStrainer
+
+        match = SoupStrainer._attribute_match
+        if multi:
+            return self._function(lambda _ctx, v: match(split_value(v), rules))
+        return self._function(lambda _ctx, v: match(v, rules))
+
+
+def _rules_key(rules: Sequence[MatchRule]) -> tuple[Any, ...]:
+    return tuple(rule.key() for rule in rules)
+
+
+def tag_plan(strainer: SoupStrainer, xml: bool) -> TagPlan:
+    """The (cached) `TagPlan` for a strainer's name and attribute rules."""
+    try:
+        key: Hashable | None = (
+            xml,
+            _rules_key(strainer.name_rules),
+            tuple(
+                (attr, _rules_key(rules))
+                for attr, rules in strainer.attribute_rules.items()
+            ),
+            bool(strainer.string_rules),
+        )
+        hash(key)
+    except TypeError:  # an unhashable callable or pattern: compile, don't cache
+        key = None
+    if key is not None:
+        plan: TagPlan | None = _PLANS.get(key)
+        if plan is not None:
+            return plan
+    plan = TagPlan()
+    plan.key = key
+    if strainer.name_rules:
+        plan._name_group(strainer.name_rules, xml)
+    for attr, rules in strainer.attribute_rules.items():
+        plan._attr_group(attr, rules, xml)
+    plan.python_string = bool(strainer.string_rules)
+    if key is not None:
+        _PLANS.put(key, plan)
+    return plan
+
+
+def name_plan(name: str, xml: bool) -> TagPlan:
+    """A plan for a bare tag name (dot access, ``find("b")``), built without a strainer."""
+    key = ("name", name, xml)
+    plan: TagPlan | None = _PLANS.get(key)
+    if plan is not None:
+        return plan
+    from ._strainer import TagNameMatchRule
+
+    plan = TagPlan()
+    plan.key = key
+    plan._name_group([TagNameMatchRule(string=name)], xml)
+    _PLANS.put(key, plan)
+    return plan
+
+
+def tag_xpath(
+    plan: TagPlan,
+    axes: tuple[str, ...],
+    limit: int | None,
+    from_end: bool = False,
+    extra: str | None = None,
+) -> Any:
+    """The compiled XPath selecting the plan's tags along ``axes``.
+
+    ``limit`` (only for exact plans) keeps the first ``limit`` nodes in axis
+    order for one axis, or in document order for a union, or the last
+    ``limit`` in document order when ``from_end``.  ``extra`` is one more
+    predicate (e.g. excluding a fragment's container).
+    """
+    key = (plan.key, axes, limit, from_end, extra) if plan.key is not None else None
+    if key is not None:
+        found = _XPATHS.get(key)
+        if found is not None:
+            return found
+    preds = "".join(f"[{p}]" for p in plan.predicates)
+    if extra:
+        preds += f"[{extra}]"
+    if len(axes) == 1:
+        expr = f"{axes[0]}::{plan.nodetest}{preds}"
+    else:
+        expr = (
+            "(" + " | ".join(f"{axis}::{plan.nodetest}" for axis in axes) + ")" + preds
+        )
+    if limit is not None:
+        if from_end:
+            expr += f"[position() > last() - {limit}]"
+        else:
+            expr += "[1]" if limit == 1 else f"[position() <= {limit}]"
+    compiled = etree.XPath(
+        expr,
+        namespaces=_NAMESPACES,
+        extensions=plan.extensions or None,
+        smart_strings=False,
+    )
+    if key is not None:
+        _XPATHS.put(key, compiled)
+    return compiled
+
+
+def string_xpath(strainer: SoupStrainer) -> tuple[Any, bool]:
+    """An XPath for the text, comment and PI nodes below a node, and whether it is exact.
+
+    Exact when every string rule is a literal string that is not whitespace
+    only: the view changes only whitespace-only strings (bs4 collapses them),
+    so such a string equals the view's value exactly when it equals lxml's.
+    Otherwise every string node is returned for a Python check.
+    """
+    from ._elements import ASCII_SPACES
+
+    lits: list[str] = []
+    exact = True
+    for rule in strainer.string_rules:
+        if rule.exclude_everything:
+            continue
+        if rule.string is not None and rule.string.strip(ASCII_SPACES):
+            lit = literal(rule.string)
+            if lit is not None:
+                lits.append(lit)
+                continue
+        exact = False
+        break
+    if not exact:
+        key: tuple[Any, ...] = ("strings",)
+        expr = "descendant::text() | descendant::comment() | descendant::processing-instruction()"
+    else:
+        key = ("strings", *lits)
+        if not lits:
+            return None, True
+        cond = " or ".join(f".={lit}" for lit in lits)
+        # PIs read as "target text" in the view: always checked in Python.
+        expr = (
+            f"descendant::text()[{cond}] | descendant::comment()[{cond}]"
+            " | descendant::processing-instruction()"
+        )
+    found = _XPATHS.get(key)
+    if found is None:
+        found = etree.XPath(expr)
+        _XPATHS.put(key, found)
+    return found, exact
