@@ -46,14 +46,46 @@ _COMMENT = etree._Comment
 _PI = etree._ProcessingInstruction
 _ENTITY = etree._Entity
 
-#: element -> wrapper, for identity: the same element gives the same object
-#: while someone holds it.  The key keeps the lxml proxy alive only as long
-#: as the wrapper lives.
-_WRAPPERS: weakref.WeakValueDictionary[Any, Any] = weakref.WeakValueDictionary()
-#: (owner element, is_tail) -> the string read from that slot.
-_STRINGS: weakref.WeakValueDictionary[tuple[Any, bool], Any] = (
-    weakref.WeakValueDictionary()
-)
+#: Identity maps: lxml node -> wrapper, and (owner, is_tail) -> string.  The
+#: same node gives the same object while someone holds it.  Plain dicts of
+#: weak references, read inline: ``WeakValueDictionary``'s Python-level
+#: methods cost more than the rest of ``wrap()`` together.  An entry holds
+#: the lxml proxy only as long as its wrapper lives.
+_WRAPPER_REFS: dict[Any, weakref.KeyedRef] = {}
+_STRING_REFS: dict[tuple[Any, bool], weakref.KeyedRef] = {}
+
+
+def _forget_wrapper(ref: weakref.KeyedRef) -> None:
+    if _WRAPPER_REFS.get(ref.key) is ref:
+        del _WRAPPER_REFS[ref.key]
+
+
+def _forget_string(ref: weakref.KeyedRef) -> None:
+    if _STRING_REFS.get(ref.key) is ref:
+        del _STRING_REFS[ref.key]
+
+
+def remember(node: Any, wrapper: Any) -> None:
+    """Make ``wrapper`` the object that `wrap` returns for ``node``."""
+    _WRAPPER_REFS[node] = weakref.KeyedRef(wrapper, _forget_wrapper, node)
+
+
+def cached_wrapper(node: Any) -> Any:
+    """The live wrapper of ``node``, or None."""
+    ref = _WRAPPER_REFS.get(node)
+    return ref() if ref is not None else None
+
+
+def remember_string(owner: Any, is_tail: bool, string: Any) -> None:
+    """Make ``string`` the object read from that slot while its text is unchanged."""
+    key = (owner, is_tail)
+    _STRING_REFS[key] = weakref.KeyedRef(string, _forget_string, key)
+
+
+def cached_string(owner: Any, is_tail: bool) -> Any:
+    """The live string last read from that slot, or None (its text may have changed)."""
+    ref = _STRING_REFS.get((owner, is_tail))
+    return ref() if ref is not None else None
 
 
 class PageElement(SearchMixin, ModifyMixin):
@@ -106,7 +138,9 @@ class PageElement(SearchMixin, ModifyMixin):
         """The node parsed right before this one (document order)."""
         sibling = self.previous_sibling
         if sibling is None:
-            return self.parent
+            parent = self.parent
+            # bs4 never links the document node into the element chain.
+            return None if parent is None or parent.hidden else parent
         while True:
             contents = sibling._contents_list()
             if not contents:
@@ -205,9 +239,7 @@ class PageElement(SearchMixin, ModifyMixin):
         return self.previous_element
 
     # -- text ------------------------------------------------------------------
-    def _all_strings(
-        self, strip: bool = False, types: Any = default
-    ) -> Iterator[str]:
+    def _all_strings(self, strip: bool = False, types: Any = default) -> Iterator[str]:
         raise NotImplementedError
 
     @property
@@ -266,9 +298,11 @@ def wrap(node: Any, doc: Soup | None) -> Any:
     The same node gives the same object while it is referenced.  The
     synthetic container of a fragment soup gives the soup itself.
     """
-    found = _WRAPPERS.get(node)
-    if found is not None:
-        return found
+    ref = _WRAPPER_REFS.get(node)
+    if ref is not None:
+        found = ref()
+        if found is not None:
+            return found
     wrapper: Any
     if isinstance(node.tag, str):
         wrapper = Tag._wrap(node, doc)
@@ -276,14 +310,15 @@ def wrap(node: Any, doc: Soup | None) -> Any:
         wrapper = Comment._for_node(node, doc)
     elif isinstance(node, _PI):
         wrapper = (
-            XMLProcessingInstruction if doc is not None and doc.is_xml
+            XMLProcessingInstruction
+            if doc is not None and doc.is_xml
             else ProcessingInstruction
         )._for_node(node, doc)
     elif isinstance(node, _ENTITY):
         wrapper = NavigableString._for_node(node, doc)
     else:  # pragma: no cover - lxml has no other node types in a tree
         raise TypeError(f"cannot wrap {node!r}")
-    _WRAPPERS[node] = wrapper
+    _WRAPPER_REFS[node] = weakref.KeyedRef(wrapper, _forget_wrapper, node)
     return wrapper
 
 
@@ -320,23 +355,85 @@ def normalize_text(raw: str, parent: Any, is_xml: bool) -> str:
     return "\n" if "\n" in raw else " "
 
 
-def text_string(owner: Any, is_tail: bool, doc: Soup | None, raw: str | None = None) -> Any:
-    """The `NavigableString` in ``owner``'s ``.text`` or ``.tail`` slot, or None."""
+def text_string(
+    owner: Any,
+    is_tail: bool,
+    doc: Soup | None,
+    raw: str | None = None,
+    walk: TextContext | None = None,
+) -> Any:
+    """The `NavigableString` in ``owner``'s ``.text`` or ``.tail`` slot, or None.
+
+    ``walk`` (when the caller is walking the tree) already knows the string's
+    class and whether whitespace is preserved, which saves a look at the
+    ancestors.
+    """
     if raw is None:
         raw = owner.tail if is_tail else owner.text
         if not raw:
             return None
     key = (owner, is_tail)
-    found = _STRINGS.get(key)
-    if found is not None and found._raw == raw:
-        return found
-    parent = owner.getparent() if is_tail else owner
-    is_xml = doc is not None and doc.is_xml
-    value = normalize_text(raw, parent, is_xml)
-    cls = NavigableString if is_xml else string_class_for(parent)
+    ref = _STRING_REFS.get(key)
+    if ref is not None:
+        found = ref()
+        if found is not None and found._raw == raw:
+            return found
+    if walk is not None:
+        value = walk.value(raw)
+        cls = walk.string_class()
+    else:
+        parent = owner.getparent() if is_tail else owner
+        is_xml = doc is not None and doc.is_xml
+        value = normalize_text(raw, parent, is_xml)
+        cls = NavigableString if is_xml else string_class_for(parent)
     string = cls._for_slot(value, owner, is_tail, raw, doc)
-    _STRINGS[key] = string
+    _STRING_REFS[key] = weakref.KeyedRef(string, _forget_string, key)
     return string
+
+
+class TextContext:
+    """What a walk down the tree knows about the strings it meets.
+
+    bs4 decides a string's class (``Script``, ``Stylesheet``, ...) and whether
+    its whitespace collapses from the tags open around it; a walk keeps that
+    as a stack instead of looking at every string's ancestors.
+    """
+
+    __slots__ = ("containers", "is_xml", "preserve")
+
+    def __init__(self, is_xml: bool, start_parent: Any) -> None:
+        self.is_xml = is_xml
+        self.preserve = 0
+        self.containers: list[type[NavigableString]] = [NavigableString]
+        if start_parent is not None and not is_xml:
+            if start_parent.tag in PRESERVE_WHITESPACE_TAGS or any(
+                True for _ in start_parent.iterancestors(*PRESERVE_WHITESPACE_TAGS)
+            ):
+                self.preserve = 1
+            self.containers.append(string_class_for(start_parent))
+
+    def enter(self, el: Any) -> None:
+        if self.is_xml:
+            return
+        tag = el.tag
+        if tag in PRESERVE_WHITESPACE_TAGS:
+            self.preserve += 1
+        self.containers.append(STRING_CONTAINERS.get(tag) or self.containers[-1])
+
+    def leave(self, el: Any) -> None:
+        if self.is_xml:
+            return
+        if el.tag in PRESERVE_WHITESPACE_TAGS:
+            self.preserve -= 1
+        self.containers.pop()
+
+    def value(self, raw: str) -> str:
+        if self.preserve or raw.strip(ASCII_SPACES):
+            return raw
+        return "\n" if "\n" in raw else " "
+
+    def string_class(self) -> type[NavigableString]:
+        return NavigableString if self.is_xml else self.containers[-1]
 
 
 def child_nodes(el: Any, doc: Soup | None) -> list[Any]:
@@ -355,30 +452,35 @@ def child_nodes(el: Any, doc: Soup | None) -> list[Any]:
 
 def iter_descendants(el: Any, doc: Soup | None) -> Iterator[Any]:
     """Everything inside ``el`` in document order, without recursion."""
+    walk = TextContext(doc is not None and doc.is_xml, el.getparent())
+    walk.enter(el)
     raw = el.text
     if raw:
-        yield text_string(el, False, doc, raw)
+        yield text_string(el, False, doc, raw, walk)
     stack: list[tuple[Any, Iterator[Any]]] = [(el, iter(el))]
     while stack:
         parent, children = stack[-1]
         for child in children:
             yield wrap(child, doc)
             if isinstance(child.tag, str):
+                walk.enter(child)
                 raw = child.text
                 if raw:
-                    yield text_string(child, False, doc, raw)
+                    yield text_string(child, False, doc, raw, walk)
                 if len(child):
                     stack.append((child, iter(child)))
                     break
+                walk.leave(child)
             raw = child.tail
             if raw:
-                yield text_string(child, True, doc, raw)
+                yield text_string(child, True, doc, raw, walk)
         else:
             stack.pop()
-            if stack and parent is not el:
+            walk.leave(parent)
+            if stack:
                 raw = parent.tail
                 if raw:
-                    yield text_string(parent, True, doc, raw)
+                    yield text_string(parent, True, doc, raw, walk)
 
 
 class Tag(PageElement):
@@ -409,7 +511,7 @@ class Tag(PageElement):
         self._el = etree.Element(qname)
         self._doc = parser
         self.hidden = False
-        _WRAPPERS[self._el] = self
+        remember(self._el, self)
         if attrs:
             view = self.attrs
             for key, value in attrs.items():
@@ -653,12 +755,41 @@ class Tag(PageElement):
         el.text = str(value)
 
     # -- text ------------------------------------------------------------------
-    def _all_strings(self, strip: bool = False, types: Any = PageElement.default) -> Iterator[str]:
+    def _all_strings(
+        self, strip: bool = False, types: Any = PageElement.default
+    ) -> Iterator[str]:
         from ._output import iter_strings
 
         if types is PageElement.default:
             types = self.interesting_string_types
         return iter_strings(self, strip, types)
+
+    def get_text(
+        self, separator: str = "", strip: bool = False, types: Any = PageElement.default
+    ) -> str:
+        """All the text below this tag, joined with ``separator`` (bs4's rules).
+
+        By default that is the strings that are neither comments nor inside
+        ``<script>``/``<style>``/``<template>``/``<rt>``/``<rp>`` (in a tag
+        that is one of those: its own kind of string).
+        """
+        if types is PageElement.default:
+            types = self.interesting_string_types
+        if types is not Tag.MAIN_CONTENT_STRING_TYPES:
+            return separator.join(self._all_strings(strip, types))
+        from ._output import main_text_values
+
+        values = main_text_values(self)
+        if strip:
+            values = [v for v in (v.strip() for v in values) if v]
+        return separator.join(values)
+
+    getText = get_text  # noqa: N815
+
+    @property
+    def text(self) -> str:
+        """``get_text()``."""
+        return self.get_text()
 
     @property
     def strings(self) -> Iterator[str]:
@@ -683,7 +814,9 @@ class Tag(PageElement):
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__") or name == "contents":
-            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+            raise AttributeError(
+                f"'{type(self).__name__}' object has no attribute '{name}'"
+            )
         if len(name) > 3 and name.endswith("Tag"):
             import warnings
 
@@ -713,7 +846,9 @@ class Tag(PageElement):
         """Render this tag and its contents as a string (bs4's ``decode``)."""
         from ._output import render
 
-        return render(self, indent_level, eventual_encoding, formatter, contents_only=False)
+        return render(
+            self, indent_level, eventual_encoding, formatter, contents_only=False
+        )
 
     def decode_contents(
         self,
@@ -724,7 +859,9 @@ class Tag(PageElement):
         """Render only the contents (bs4's ``decode_contents``)."""
         from ._output import render
 
-        return render(self, indent_level, eventual_encoding, formatter, contents_only=True)
+        return render(
+            self, indent_level, eventual_encoding, formatter, contents_only=True
+        )
 
     def encode(
         self,
@@ -968,7 +1105,9 @@ class NavigableString(str, PageElement):
             return doc._top_level_sibling(self, -1)  # type: ignore[no-any-return]
         return None
 
-    def _all_strings(self, strip: bool = False, types: Any = PageElement.default) -> Iterator[str]:
+    def _all_strings(
+        self, strip: bool = False, types: Any = PageElement.default
+    ) -> Iterator[str]:
         if types is PageElement.default:
             types = Tag.MAIN_CONTENT_STRING_TYPES
         my_type = type(self)

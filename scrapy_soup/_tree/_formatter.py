@@ -39,7 +39,9 @@ PYTHON_SPECIFIC_ENCODINGS = frozenset(
 )
 
 
-def _build_html_tables() -> tuple[dict[str, str], set[str], re.Pattern[str], re.Pattern[str]]:
+def _build_html_tables() -> tuple[
+    dict[str, str], set[str], re.Pattern[str], re.Pattern[str]
+]:
     """Build bs4's character -> entity-name table and the regexes that find them.
 
     Same algorithm as ``bs4.dammit.EntitySubstitutionMeta``: every HTML5 named
@@ -85,14 +87,20 @@ def _build_html_tables() -> tuple[dict[str, str], set[str], re.Pattern[str], re.
 class EntitySubstitution:
     """Replace characters with XML or HTML entities, as bs4's class of that name."""
 
-    CHARACTER_TO_XML_ENTITY = {"'": "apos", '"': "quot", "&": "amp", "<": "lt", ">": "gt"}
+    CHARACTER_TO_XML_ENTITY = {
+        "'": "apos",
+        '"': "quot",
+        "&": "amp",
+        "<": "lt",
+        ">": "gt",
+    }
     ANY_ENTITY_RE = re.compile("&(#\\d+|#x[0-9a-fA-F]+|\\w+);", re.I)
     BARE_AMPERSAND_OR_BRACKET = re.compile("([<>]|&(?!#\\d+;|#x[0-9a-fA-F]+;|\\w+;))")
     AMPERSAND_OR_BRACKET = re.compile("([<>&])")
 
-    _tables: tuple[dict[str, str], set[str], re.Pattern[str], re.Pattern[str]] | None = (
-        None
-    )
+    _tables: (
+        tuple[dict[str, str], set[str], re.Pattern[str], re.Pattern[str]] | None
+    ) = None
 
     @classmethod
     def _html_tables(
@@ -115,7 +123,7 @@ class EntitySubstitution:
 
     @classmethod
     def _substitute_xml_entity(cls, match: re.Match[str]) -> str:
-        return "&%s;" % cls.CHARACTER_TO_XML_ENTITY[match.group(0)]
+        return f"&{cls.CHARACTER_TO_XML_ENTITY[match.group(0)]};"
 
     @classmethod
     def quoted_attribute_value(cls, value: str) -> str:
@@ -154,7 +162,7 @@ class EntitySubstitution:
     @classmethod
     def substitute_html5(cls, s: str) -> str:
         """HTML5 rules: escape only ambiguous ampersands, name the rest."""
-        s = cls.ANY_ENTITY_RE.sub(lambda m: "&amp;%s;" % m.group(1), s)
+        s = cls.ANY_ENTITY_RE.sub(lambda m: f"&amp;{m.group(1)};", s)
         return cls._html_tables()[2].sub(cls._substitute_html_entity, s)
 
     @classmethod

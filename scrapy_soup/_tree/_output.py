@@ -11,22 +11,24 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from ._attrs import is_multi_valued, normalize_multi, split_value
+from lxml import etree
+
+from ._attrs import is_multi_valued, split_value
 from ._elements import (
     _COMMENT,
     _ENTITY,
     _PI,
     ASCII_SPACES,
     PRESERVE_WHITESPACE_TAGS,
-    STRING_CONTAINERS,
     VOID_ELEMENTS,
     Comment,
     NavigableString,
     PageElement,
     ProcessingInstruction,
     Tag,
+    TextContext,
     XMLProcessingInstruction,
-    string_class_for,
+    normalize_text,
     text_string,
     wrap,
 )
@@ -40,51 +42,7 @@ START, END, EMPTY, STRING = 0, 1, 2, 3
 _CHARSET_RE = __import__("re").compile(r"((^|;)\s*charset=)([^;]*)", __import__("re").M)
 
 
-class _Walk:
-    """State of one walk: whitespace preservation and string classes by depth."""
-
-    __slots__ = ("containers", "doc", "is_xml", "preserve")
-
-    def __init__(self, doc: Soup | None, is_xml: bool, start_parent: Any) -> None:
-        self.doc = doc
-        self.is_xml = is_xml
-        self.preserve = 0
-        # The innermost open string container's class (bs4's
-        # ``string_container_stack``); NavigableString when none is open.
-        self.containers: list[type[NavigableString]] = [NavigableString]
-        if start_parent is not None and not is_xml:
-            if start_parent.tag in PRESERVE_WHITESPACE_TAGS or any(
-                True for _ in start_parent.iterancestors(*PRESERVE_WHITESPACE_TAGS)
-            ):
-                self.preserve = 1
-            self.containers.append(string_class_for(start_parent))
-
-    def enter(self, el: Any) -> None:
-        if self.is_xml:
-            return
-        tag = el.tag
-        if tag in PRESERVE_WHITESPACE_TAGS:
-            self.preserve += 1
-        cls = STRING_CONTAINERS.get(tag)
-        self.containers.append(cls or self.containers[-1])
-
-    def leave(self, el: Any) -> None:
-        if self.is_xml:
-            return
-        if el.tag in PRESERVE_WHITESPACE_TAGS:
-            self.preserve -= 1
-        self.containers.pop()
-
-    def value(self, raw: str) -> str:
-        if self.preserve or raw.strip(ASCII_SPACES):
-            return raw
-        return "\n" if "\n" in raw else " "
-
-    def string_class(self) -> type[NavigableString]:
-        return NavigableString if self.is_xml else self.containers[-1]
-
-
-def _node_string(node: Any, walk: _Walk) -> tuple[str, type[NavigableString]]:
+def _node_string(node: Any, walk: TextContext) -> tuple[str, type[NavigableString]]:
     """The text and class of a comment / PI / entity node."""
     if isinstance(node, _COMMENT):
         return walk.value(node.text or ""), Comment
@@ -98,7 +56,9 @@ def _node_string(node: Any, walk: _Walk) -> tuple[str, type[NavigableString]]:
     return "", NavigableString  # pragma: no cover
 
 
-def _walk_element(el: Any, walk: _Walk, with_self: bool) -> Iterator[tuple[Any, ...]]:
+def _walk_element(
+    el: Any, walk: TextContext, with_self: bool
+) -> Iterator[tuple[Any, ...]]:
     """Events for ``el`` (optionally itself) and its subtree, not its tail.
 
     Events: ``(START|END|EMPTY, element)`` and ``(STRING, value, cls, parent,
@@ -121,14 +81,25 @@ def _walk_element(el: Any, walk: _Walk, with_self: bool) -> Iterator[tuple[Any, 
         for child in children:
             tag = child.tag
             if isinstance(tag, str):
-                if not child.text and not len(child) and (is_xml or tag in VOID_ELEMENTS):
+                if (
+                    not child.text
+                    and not len(child)
+                    and (is_xml or tag in VOID_ELEMENTS)
+                ):
                     yield (EMPTY, child)
                 else:
                     yield (START, child)
                     walk.enter(child)
                     raw = child.text
                     if raw:
-                        yield (STRING, walk.value(raw), walk.string_class(), child, child, False)
+                        yield (
+                            STRING,
+                            walk.value(raw),
+                            walk.string_class(),
+                            child,
+                            child,
+                            False,
+                        )
                     stack.append((child, iter(child)))
                     break
             else:
@@ -136,7 +107,14 @@ def _walk_element(el: Any, walk: _Walk, with_self: bool) -> Iterator[tuple[Any, 
                 yield (STRING, value, cls, parent, child, None)
             raw = child.tail
             if raw:
-                yield (STRING, walk.value(raw), walk.string_class(), parent, child, True)
+                yield (
+                    STRING,
+                    walk.value(raw),
+                    walk.string_class(),
+                    parent,
+                    child,
+                    True,
+                )
         else:
             stack.pop()
             walk.leave(parent)
@@ -146,7 +124,14 @@ def _walk_element(el: Any, walk: _Walk, with_self: bool) -> Iterator[tuple[Any, 
                 raw = parent.tail
                 if raw:
                     grand = stack[-1][0]
-                    yield (STRING, walk.value(raw), walk.string_class(), grand, parent, True)
+                    yield (
+                        STRING,
+                        walk.value(raw),
+                        walk.string_class(),
+                        grand,
+                        parent,
+                        True,
+                    )
 
 
 def _events(node: PageElement, contents_only: bool) -> Iterator[tuple[Any, ...]]:
@@ -160,13 +145,13 @@ def _events(node: PageElement, contents_only: bool) -> Iterator[tuple[Any, ...]]
     if isinstance(node, Soup) and node._el is None:
         for child in node._top_children():
             if isinstance(child, Tag):
-                yield from _walk_element(child._el, _Walk(doc, is_xml, None), True)
+                yield from _walk_element(child._el, TextContext(is_xml, None), True)
             elif isinstance(child, NavigableString):
                 yield (STRING, str(child), type(child), None, child, None)
         return
     if isinstance(node, Tag):
         el = node._el
-        walk = _Walk(doc, is_xml, el.getparent())
+        walk = TextContext(is_xml, el.getparent())
         yield from _walk_element(el, walk, not (contents_only or node.hidden))
         return
     if isinstance(node, NavigableString):  # pragma: no branch
@@ -179,7 +164,8 @@ def _attribute_items(el: Any, is_xml: bool) -> list[tuple[str, Any]]:
         return xml_attribute_items(el)
     tag = el.tag
     return [
-        (k, split_value(v) if is_multi_valued(tag, k) else v) for k, v in el.attrib.items()
+        (k, split_value(v) if is_multi_valued(tag, k) else v)
+        for k, v in el.attrib.items()
     ]
 
 
@@ -214,11 +200,17 @@ def _meta_substitution(
     """bs4 rewrites a ``<meta>``'s declared charset to the output encoding."""
     attrs = dict(items)
     if "charset" in attrs:
-        value = "" if eventual_encoding in PYTHON_SPECIFIC_ENCODINGS else eventual_encoding
+        value = (
+            "" if eventual_encoding in PYTHON_SPECIFIC_ENCODINGS else eventual_encoding
+        )
         return [(k, value if k == "charset" else v) for k, v in items]
     content = attrs.get("content")
     http_equiv = attrs.get("http-equiv")
-    if content is not None and http_equiv is not None and http_equiv.lower() == "content-type":
+    if (
+        content is not None
+        and http_equiv is not None
+        and http_equiv.lower() == "content-type"
+    ):
         if eventual_encoding in PYTHON_SPECIFIC_ENCODINGS:
             new = _CHARSET_RE.sub("", content)
         else:
@@ -231,15 +223,23 @@ class _Renderer:
     """Formats tags and strings with one formatter (bs4's ``_format_tag``/``output_ready``)."""
 
     def __init__(
-        self, fmt: Formatter, doc: Soup | None, is_xml: bool, eventual_encoding: str | None
+        self,
+        fmt: Formatter,
+        doc: Soup | None,
+        is_xml: bool,
+        eventual_encoding: str | None,
     ) -> None:
         self.fmt = fmt
         self.doc = doc
         self.is_xml = is_xml
         self.eventual_encoding = eventual_encoding
         cls = type(fmt)
-        self.default_attributes = getattr(cls, "attributes", None) is Formatter.attributes
-        self.default_substitute = getattr(cls, "substitute", None) is Formatter.substitute
+        self.default_attributes = (
+            getattr(cls, "attributes", None) is Formatter.attributes
+        )
+        self.default_substitute = (
+            getattr(cls, "substitute", None) is Formatter.substitute
+        )
         self.default_attribute_value = (
             getattr(cls, "attribute_value", None) is Formatter.attribute_value
         )
@@ -292,7 +292,12 @@ class _Renderer:
         return f"<{name}{attrs}{slash}>"
 
     def string(
-        self, value: str, cls: type[NavigableString], parent: Any, owner: Any, is_tail: Any
+        self,
+        value: str,
+        cls: type[NavigableString],
+        parent: Any,
+        owner: Any,
+        is_tail: Any,
     ) -> str:
         if issubclass(cls, _PREFORMATTED):
             return cls.PREFIX + value + cls.SUFFIX
@@ -398,6 +403,62 @@ def _should_pretty_print(item: Any, is_xml: bool) -> bool:
     if is_xml or not hasattr(item, "tag"):
         return True
     return item.tag not in PRESERVE_WHITESPACE_TAGS
+
+
+_MAIN_TEXT = etree.XPath(
+    "descendant::text()[not(ancestor::script or ancestor::style or "
+    "ancestor::template or ancestor::rt or ancestor::rp)]"
+)
+_ALL_TEXT = etree.XPath("descendant::text()")
+_HAS_PRESERVING_DESCENDANT = etree.XPath("boolean(descendant::pre|descendant::textarea)")
+
+
+def main_text_values(node: Tag) -> list[str]:
+    """The values of the ``NavigableString``s below ``node``, found by XPath.
+
+    A string is of class ``NavigableString`` exactly when no ``<script>``,
+    ``<style>``, ``<template>``, ``<rt>`` or ``<rp>`` encloses it, which one
+    XPath decides in C; only whitespace-only strings need a look at their
+    ancestors (they collapse unless in ``<pre>``/``<textarea>``).
+    """
+    from ._soup import Soup
+
+    doc = node._doc
+    is_xml = doc is not None and doc.is_xml
+    trailer: list[str] = []
+    el = node._el
+    if isinstance(node, Soup) and el is None:
+        el = node._root
+        trailer = [s for s in node._trailer if s is not None]
+        if el is None:
+            return trailer
+        if el.getparent() is not None:
+            trailer = []
+        values = (_ALL_TEXT if is_xml else _MAIN_TEXT)(el)
+    else:
+        values = (_ALL_TEXT if is_xml else _MAIN_TEXT)(el)
+    # Whitespace-only strings collapse unless a <pre>/<textarea> encloses
+    # them; when there is none around or below, skip the per-string look.
+    may_preserve = not is_xml and (
+        _HAS_PRESERVING_DESCENDANT(el)
+        or any(True for _ in el.iterancestors(*PRESERVE_WHITESPACE_TAGS))
+        or el.tag in PRESERVE_WHITESPACE_TAGS
+    )
+    out: list[str] = []
+    append = out.append
+    for value in values:
+        if value.strip(ASCII_SPACES):
+            append(value)
+        elif not may_preserve:
+            append("\n" if "\n" in value else " ")
+        else:
+            parent = value.getparent()  # type: ignore[union-attr]
+            if value.is_tail:  # type: ignore[union-attr]
+                parent = parent.getparent()
+            append(normalize_text(str(value), parent, is_xml))
+    if trailer:
+        out.extend(trailer)
+    return out
 
 
 def iter_strings(node: Tag, strip: bool, types: Any) -> Iterator[str]:

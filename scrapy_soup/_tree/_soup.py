@@ -20,8 +20,8 @@ from ._elements import (
     NavigableString,
     PageElement,
     Tag,
-    _WRAPPERS,
     iter_descendants,
+    remember,
     wrap,
 )
 
@@ -245,7 +245,7 @@ class Soup(Tag):
     def _set_container(self, el: Any) -> None:
         self._mode = "fragment"
         self._el = el
-        _WRAPPERS[el] = self
+        remember(el, self)
 
     def _set_root(self, root: Any, source: str | None, parsed_here: bool) -> None:
         self._root = root
@@ -296,7 +296,7 @@ class Soup(Tag):
         trailer stops there.
         """
         end = None
-        for end in _HTML_END.finditer(source):
+        for end in _HTML_END.finditer(source):  # noqa: B007 - the last one
             pass
         if end is None:
             return []
@@ -344,8 +344,10 @@ class Soup(Tag):
             return False
         if el is root:
             return True
-        return el.getparent() is None and root.getparent() is None and (
-            el.getroottree().getroot() is root
+        return (
+            el.getparent() is None
+            and root.getparent() is None
+            and (el.getroottree().getroot() is root)
         )
 
     def _is_top_level_string(self, string: NavigableString) -> bool:
@@ -469,19 +471,30 @@ class Soup(Tag):
         return type(self)(self.decode(), "xml" if self.is_xml else self._mode)
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"markup": self.decode(), "features": self._mode, "base_url": self.base_url}
+        return {
+            "markup": self.decode(),
+            "features": self._mode,
+            "base_url": self.base_url,
+        }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        Soup.__init__(self, state["markup"], state["features"], base_url=state["base_url"])
+        Soup.__init__(
+            self, state["markup"], state["features"], base_url=state["base_url"]
+        )
 
     def __reduce__(self) -> Any:
-        return (_rebuild, (self.decode(eventual_encoding=None), self._mode, self.base_url))
+        return (
+            _rebuild,
+            (self.decode(eventual_encoding=None), self._mode, self.base_url),
+        )
 
     def reset(self) -> None:
         """Empty the document (bs4's ``reset``)."""
         Soup.__init__(self, "", self._mode, base_url=self.base_url)
 
-    def new_string(self, s: str, subclass: type[NavigableString] | None = None) -> NavigableString:
+    def new_string(
+        self, s: str, subclass: type[NavigableString] | None = None
+    ) -> NavigableString:
         """A new detached string, of ``subclass`` if given (bs4's ``new_string``)."""
         cls = subclass or NavigableString
         return cls(s)
