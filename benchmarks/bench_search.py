@@ -1,0 +1,124 @@
+"""Search speed: scrapy_soup vs bs4 (lxml builder), side by side in one run.
+
+For every real page of the corpus (fixtures left out), both libraries parse
+the same decoded text, then run the same typical spider searches.  Times
+exclude parsing unless the row says "end to end" (parse + the searches).
+Targets (issue 4): compiled forms >= 20x, callables >= 1x, end to end >= 10x.
+
+    python benchmarks/bench_search.py [--repeat N] [--pages SUBSTRING]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import re
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import bs4
+from scrapy_soup._tree._soup import Soup
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+WORD = re.compile(r"\b(the|and|news)\b", re.I)
+
+
+def real_pages(substring: str | None) -> list[Path]:
+    with open(CORPUS / "MANIFEST.tsv", encoding="utf-8", newline="") as f:
+        rows = [r for r in csv.DictReader(f, delimiter="\t") if r["kind"] == "real"]
+    return [
+        CORPUS / r["file"] for r in rows if substring is None or substring in r["file"]
+    ]
+
+
+def page_values(soup: bs4.BeautifulSoup) -> tuple[str, str]:
+    """The page's most common class and data-* attribute (so the searches find things)."""
+    classes: Counter[str] = Counter()
+    data: Counter[str] = Counter()
+    for tag in soup.find_all(True):
+        cls = tag.get("class")
+        if isinstance(cls, list):
+            classes.update(cls)
+        data.update(k for k in tag.attrs if k.startswith("data-"))
+    top_class = classes.most_common(1)[0][0] if classes else "none"
+    top_data = data.most_common(1)[0][0] if data else "data-none"
+    return top_class, top_data
+
+
+Search = Callable[[Any, str, str], Any]
+
+COMPILED: list[tuple[str, Search]] = [
+    ('find_all("a", href=True)', lambda s, c, d: s.find_all("a", href=True)),
+    ('find("div", class_=...)', lambda s, c, d: s.find("div", class_=c)),
+    ("find_all(class_=...)", lambda s, c, d: s.find_all(class_=c)),
+    ('find_all(["h1","h2","h3"])', lambda s, c, d: s.find_all(["h1", "h2", "h3"])),
+    ('select("article p")', lambda s, c, d: s.select("article p")),
+    ('select("div > a[href]")', lambda s, c, d: s.select("div > a[href]")),
+    ("find_all(string=re.compile(...))", lambda s, c, d: s.find_all(string=WORD)),
+    ('find_all(attrs={"data-x": True})', lambda s, c, d: s.find_all(attrs={d: True})),
+    ("soup.body.a (dot access)", lambda s, c, d: s.body.a if s.body else None),
+]
+CALLABLES: list[tuple[str, Search]] = [
+    (
+        "find_all(lambda t: ...)",
+        lambda s, c, d: s.find_all(lambda t: t.name == "a" and t.has_attr("href")),
+    ),
+    (
+        "find_all(class_=callable)",
+        lambda s, c, d: s.find_all(class_=lambda v: bool(v) and "a" in v),
+    ),
+]
+
+
+def timed(fn: Callable[[], Any], repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def bench_page(text: str, totals: dict[str, list[float]], repeat: int) -> None:
+    """Time every search on one page with both libraries, adding to ``totals``."""
+    theirs = bs4.BeautifulSoup(text, "lxml")
+    ours = Soup(text, "lxml")
+    cls, data = page_values(theirs)
+    for label, search in COMPILED + CALLABLES:
+        t_bs4 = timed(lambda s=search: s(theirs, cls, data), repeat)  # type: ignore[misc]
+        t_ours = timed(lambda s=search: s(ours, cls, data), repeat)  # type: ignore[misc]
+        row = totals.setdefault(label, [0.0, 0.0])
+        row[0] += t_bs4
+        row[1] += t_ours
+
+    def run_all(soup: Any) -> None:
+        for _, search in COMPILED:
+            search(soup, cls, data)
+
+    e2e = totals.setdefault("end to end (parse + compiled searches)", [0.0, 0.0])
+    e2e[0] += timed(lambda: run_all(bs4.BeautifulSoup(text, "lxml")), 1)
+    e2e[1] += timed(lambda: run_all(Soup(text, "lxml")), 1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--pages", default=None)
+    args = parser.parse_args()
+    pages = real_pages(args.pages)
+    totals: dict[str, list[float]] = {}
+    for path in pages:
+        bench_page(path.read_bytes().decode("utf-8"), totals, args.repeat)
+
+    print(f"{len(pages)} pages, best of {args.repeat}; total seconds over all pages")
+    print(f"{'search':45} {'bs4':>9} {'scrapy_soup':>12} {'ratio':>8}")
+    for label, (t_bs4, t_ours) in totals.items():
+        kind = " (callable)" if any(label == name for name, _ in CALLABLES) else ""
+        print(f"{label + kind:45} {t_bs4:9.4f} {t_ours:12.4f} {t_bs4 / t_ours:7.1f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,98 @@
+"""CSS selection (select, select_one, .css) compared with bs4/soupsieve."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import bs4
+import pytest
+from scrapy_soup._tree._soup import Soup
+
+from scrapy_soup._tree._css import SelectorError, SoupSieveTranslator, escape
+
+DOC = """<html><head><title>T</title></head><body>
+<div id="main" class="c  d"><p>one <!-- c --></p><p> </p><p><!-- only --></p><p>\x0c</p>
+<p class="x&#xa0;y">two</p></div>
+<ul><li>1</li><li>2</li><li>3</li></ul>
+<a href="/x" rel="NoFollow">l</a><a href="http://e.com/" type="TEXT/html">m</a>
+<template><p>hidden</p></template><section><h2>h</h2><p>s</p></section>
+<input type="CHECKBOX" checked><span>a</span><span>b</span><em>e</em>
+</body></html>"""
+
+SELECTORS = [
+    "p", "div p", "div > p", "p:empty", ":empty", "li:first-child", "li:nth-child(2)",
+    "*:first-of-type", "span:last-of-type", "*:only-of-type", ":root", ":root > body",
+    ".x", ".y", ".c.d", "[class='c d']", "[class^=c]", "[rel=nofollow]", "[type^=text]",
+    "a[href^='/']", "a[href$='com/']", "[href*=e]", "[href|=http]", "a:link", "a:any-link",
+    "template p", "p:-soup-contains(one)", "section:has(> h2)", "body :is(h2, em)",
+    "p:not(:empty)", "li + li", "li ~ li", "[class~=x]", "[class~='']", "[class^='']",
+]  # fmt: skip
+
+
+def _shape(result: Any) -> Any:
+    """Name, attributes and place of each tag (comparable across the two libraries)."""
+    if isinstance(result, list):
+        return [_shape(r) for r in result]
+    if result is None or isinstance(result, bool):
+        return result
+    # A valueless boolean attribute reads as its name in lxml, "" in bs4 (documented).
+    attrs = {
+        k: (" ".join(v) if isinstance(v, list) else "" if v == k else v)
+        for k, v in result.attrs.items()
+    }
+    place = [p.name for p in result.parents]
+    index = sum(1 for s in result.previous_siblings if s.name is not None)
+    return (result.name, attrs, place, index)
+
+
+@pytest.mark.parametrize("selector", SELECTORS)
+def test_select_matches_soupsieve(selector: str) -> None:
+    ours = Soup(DOC, "lxml")
+    theirs = bs4.BeautifulSoup(DOC, "lxml")
+    assert _shape(ours.select(selector)) == _shape(theirs.select(selector))
+    assert _shape(ours.select_one(selector)) == _shape(theirs.select_one(selector))
+
+
+def test_scoped_select_and_css_methods() -> None:
+    ours = Soup(DOC, "lxml")
+    theirs = bs4.BeautifulSoup(DOC, "lxml")
+    results = []
+    for soup_ in (ours, theirs):
+        div = soup_.find("div")
+        results.append(
+            (
+                _shape(div.select("body p")),
+                _shape(div.select(":scope > p")),
+                div.css.match("div#main"),
+                _shape(div.p.css.closest("div")),
+                _shape(div.css.filter("p:empty")),
+                _shape(list(div.css.iselect("p", limit=2))),
+                _shape(soup_.select("p", limit=1)),
+            )
+        )
+    assert results[0] == results[1]
+
+
+def test_unsupported_selector_raises_clear_error() -> None:
+    soup = Soup(DOC, "lxml")
+    with pytest.raises(SelectorError, match="cssselect cannot handle"):
+        soup.select("p:not(.a, .b)")
+    with pytest.raises(SelectorError):
+        soup.select("p::before")
+    with pytest.raises(SelectorError):
+        soup.select("p[")
+    with pytest.raises(TypeError):
+        soup.select(3)  # type: ignore[arg-type]
+
+
+def test_escape_matches_soupsieve() -> None:
+    import soupsieve
+
+    for ident in ["a", "1a", "-", "-1", "a b", "é", "a\x00"]:
+        assert escape(ident) == soupsieve.escape(ident)
+
+
+def test_translator_is_a_cssselect_html_translator() -> None:
+    from cssselect import HTMLTranslator
+
+    assert isinstance(SoupSieveTranslator(), HTMLTranslator)

@@ -1,0 +1,176 @@
+"""Unit tests for the find_* family, SoupStrainer, ResultSet and the XPath compiler.
+
+Every behaviour is checked against bs4 (the oracle) on small documents.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from typing import Any
+
+import bs4
+import pytest
+from scrapy_soup._tree._soup import Soup
+
+from scrapy_soup._tree import _xpath
+from scrapy_soup._tree._strainer import ResultSet, SoupStrainer
+
+DOC = """<!DOCTYPE html><!--top--><html><head><title>T</title></head><body>
+<p class="a  b" id="x">hi <b class="boldest">bold</b> tail</p>
+<p class="a&#xa0;c">two</p>
+<p class="b&#12288;d">three</p>
+<a href="/x" rel="nofollow me">l</a><a href="http://e.com/">m</a><a>n</a>
+<img rel="x y" src="i.png"><pre>  </pre>
+<ul><li>1</li><li class="">2</li><li class="  ">3</li></ul><!--end-->
+<o:p>w</o:p><div data-x="1"><span>s</span></div></body></html>
+"""
+
+
+def both(markup: str = DOC) -> tuple[Any, Any]:
+    return Soup(markup, "lxml"), bs4.BeautifulSoup(markup, "lxml")
+
+
+def shape(result: Any) -> Any:
+    """A comparable description: class and text for strings; name, attrs, place for tags."""
+    if isinstance(result, list):
+        return [shape(r) for r in result]
+    if result is None:
+        return None
+    if result.name is None:
+        return (type(result).__name__, str(result))
+    return (
+        result.name,
+        _attrs(result),
+        [p.name for p in result.parents],
+        _index(result),
+    )
+
+
+def _attrs(tag: Any) -> dict[str, Any]:
+    return {
+        k: (" ".join(v) if isinstance(v, list) else v) for k, v in tag.attrs.items()
+    }
+
+
+def _index(tag: Any) -> int:
+    """Position among the siblings that are tags."""
+    return sum(1 for s in tag.previous_siblings if s.name is not None)
+
+
+QUERIES = [
+    lambda s: s.find_all("p"),
+    lambda s: s.find_all(class_="a"),
+    lambda s: s.find_all(class_="c"),
+    lambda s: s.find_all(class_="d"),
+    lambda s: s.find_all(class_="a b"),
+    lambda s: s.find_all(class_="a  b"),
+    lambda s: s.find_all(class_=""),
+    lambda s: s.find_all(class_=" "),
+    lambda s: s.find_all(class_=True),
+    lambda s: s.find_all(class_=re.compile("^b")),
+    lambda s: s.find_all(rel="me"),
+    lambda s: s.find_all(rel="x"),
+    lambda s: s.find_all(rel="x y"),
+    lambda s: s.find_all("a", href=re.compile(r"^/")),
+    lambda s: s.find_all("a", href=None),
+    lambda s: s.find_all(href=True, limit=0),
+    lambda s: s.find_all("p", limit=0),
+    lambda s: s.find_all("o:p"),
+    lambda s: s.find_all(attrs={"data-x": True}),
+    lambda s: s.find_all(string="  "),
+    lambda s: s.find_all(string=" "),
+    lambda s: s.find_all(string="\n"),
+    lambda s: s.find_all(string=re.compile(r"^\s+$")),
+    lambda s: s.find_all(string=True),
+    lambda s: s.find_all(string="top"),
+    lambda s: s.find_all("p", string="two"),
+    lambda s: s.find_all(lambda t: t.name == "li" and t.get("class") == []),
+    lambda s: s.find_all(True, recursive=False),
+    lambda s: s.body.find_all(True, recursive=False),
+    lambda s: s.b.find_parents(),
+    lambda s: s.b.find_all_previous(limit=3),
+    lambda s: s.b.find_all_next("a"),
+    lambda s: s.b.string.find_next("a"),
+    lambda s: s.b.string.find_previous(string=True),
+    lambda s: s.b.next_sibling.find_previous_sibling(),
+    lambda s: s.li.find_next_siblings("li"),
+    lambda s: s.find_all("li")[-1].find_previous_siblings(),
+    lambda s: s.find(string="end").find_all_previous("li"),
+    lambda s: s.find(string="end").find_next(True),
+    lambda s: s.find(string="top").find_next("title"),
+    lambda s: s.b.find_parent("body"),
+    lambda s: s.find_all(["b", re.compile("^sp")]),
+    lambda s: s.find_all([]),
+    lambda s: [s.b, s.body.ul.li, s.head.title, s.nonexistent],
+]
+
+
+@pytest.mark.parametrize("index", range(len(QUERIES)))
+def test_matches_bs4(index: int) -> None:
+    ours, theirs = both()
+    assert shape(QUERIES[index](ours)) == shape(QUERIES[index](theirs))
+
+
+def test_article_examples() -> None:
+    """The LWN article's examples, verbatim."""
+    markup = '<p><b class="x">one</b><a href="/a">a</a><a href="http://x/b">b</a></p>'
+    soup = Soup(markup, "lxml")
+    for b in soup.find_all("b"):
+        b["class"] = "justbold"
+    for a in soup.find_all("a", href=re.compile(r"^/")):
+        a["href"] = "http://lwn.net%s" % a["href"]  # noqa: UP031 (the article's code)
+    assert str(soup.b) == '<b class="justbold">one</b>'
+    assert soup.find_all("a", href=True)[0]["href"] == "http://lwn.net/a"
+    assert len(soup.find_all("a", limit=1)) == 1
+    assert soup.body.find_all(True, recursive=False)[0].name == "p"
+
+
+def test_result_set() -> None:
+    soup = Soup(DOC, "lxml")
+    found = soup.find_all("p")
+    assert isinstance(found, ResultSet) and isinstance(found.source, SoupStrainer)
+    with pytest.raises(AttributeError, match="find_all\\(\\) when you meant"):
+        found.foo  # noqa: B018
+    assert soup("p") == found
+    assert soup.b is soup.find("b")
+
+
+def test_strainer_as_name_and_aliases() -> None:
+    ours, theirs = both()
+    assert shape(ours.find_all(SoupStrainer("a", href=True))) == shape(
+        theirs.find_all(bs4.SoupStrainer("a", href=True))
+    )
+    with pytest.warns(DeprecationWarning, match="findAll"):
+        assert shape(ours.findAll("li")) == shape(theirs.find_all("li"))
+    with pytest.warns(DeprecationWarning, match="'text' argument"):
+        assert ours.find_all(text="two") == ["two"]
+
+
+def test_bad_input() -> None:
+    soup = Soup(DOC, "lxml")
+    with pytest.raises(TypeError, match="limit"):
+        soup.find_all("p", limit="2")
+    assert soup.find_all(width=100) == []
+    assert soup.find_all(attrs={"\x00bad": "x"}) == []
+    assert soup.find_all(id="\x0c\x00") == []
+    with pytest.raises(TypeError):
+        soup.find_all(re.compile(b"p"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert soup.find_all(["p", ["q"]]) == soup.find_all("p")
+
+
+def test_xpath_cache_is_bounded() -> None:
+    soup = Soup(DOC, "lxml")
+    for i in range(_xpath._XPATHS.maxsize + 10):
+        soup.find_all(f"x{i}")
+    assert len(_xpath._XPATHS.data) <= _xpath._XPATHS.maxsize
+
+
+def test_literal_quoting() -> None:
+    ours, theirs = both('<p title="a\'b&quot;c">x</p><p title="plain">y</p>')
+    assert shape(ours.find_all(title="a'b\"c")) == shape(
+        theirs.find_all(title="a'b\"c")
+    )
+    assert _xpath.literal("a\x00") is None
