@@ -1,0 +1,1 @@
+"""The bookshop Scrapy project: spiders for the bundled Paper Lantern Books site."""

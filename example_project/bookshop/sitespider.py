@@ -1,0 +1,68 @@
+"""A spider base class: crawl the bundled site unless ``-a start_url=`` says otherwise."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urldefrag, urlsplit
+
+import scrapy
+
+from .localsite import LocalSite, serve_site
+
+__all__ = ["SiteSpider"]
+
+
+class SiteSpider(scrapy.Spider):
+    """Start from ``start_url``, or serve the bundled site and start from it.
+
+    ``scrapy crawl NAME`` with no argument therefore works offline, in this
+    directory, with no server to start by hand; ``-a start_url=https://...``
+    points the same spider at a real site, which it crawls politely (a
+    download delay, same host only, at most ``max_pages`` pages, 50 unless
+    ``-a max_pages=N``; 0 means no limit).
+    """
+
+    #: The bundled site's server, when this spider started it.
+    local_site: LocalSite | None = None
+
+    def __init__(
+        self,
+        start_url: str | None = None,
+        max_pages: int | str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        if start_url:
+            self.start_url = start_url
+            self.max_pages = int(max_pages) if max_pages is not None else 50
+            # Spider attribute read by Scrapy's downloader for every slot.
+            self.download_delay = 0.5
+        else:
+            self.local_site = serve_site()
+            self.start_url = self.local_site.url
+            self.max_pages = int(max_pages) if max_pages is not None else 0
+        self.host = urlsplit(self.start_url).netloc
+        self._wanted: set[str] = set()
+
+    def on_site(self, url: str) -> bool:
+        """Tell whether ``url`` is an http(s) URL on the start URL's host."""
+        parts = urlsplit(url)
+        return parts.scheme in ("http", "https") and parts.netloc == self.host
+
+    def wants(self, url: str) -> bool:
+        """Tell whether to follow ``url``: on the site, new, within ``max_pages``.
+
+        Scrapy's duplicate filter would drop repeated requests anyway; counting
+        distinct URLs here is what makes ``max_pages`` count pages.
+        """
+        url = urldefrag(url)[0]
+        if not self.on_site(url) or url in self._wanted:
+            return False
+        if self.max_pages and len(self._wanted) >= self.max_pages:
+            return False
+        self._wanted.add(url)
+        return True
+
+    def closed(self, reason: str) -> None:
+        if self.local_site is not None:
+            self.local_site.stop()

@@ -1,0 +1,1 @@
+"""The bookshop spiders: ``bookstore`` (the main crawl) and ``chapters`` (EPUB)."""

@@ -1,0 +1,157 @@
+"""The main crawl: every page of the bookstore, with the soup as bs4 users know it.
+
+Each HTML page gives one item: a ``BookItem`` for a book page, a
+``PostItem`` for a blog post, a ``PageItem`` for anything else (listings,
+about, contact, or the pages of a real site given with ``-a start_url=``);
+every image shown gives an ``ImageItem``. Links are followed with
+``response.follow(tag)``, which takes soup Tags as it takes Selectors.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import scrapy
+from scrapy.http import Response, XmlResponse
+
+from ..items import BookItem, ImageItem, PageItem, PostItem
+from ..sitespider import SiteSpider
+
+#: Heading tags, the Beautiful Soup documentation's regex example.
+HEADINGS = re.compile(r"^h[1-6]$")
+#: Image URLs worth fetching: not the inline ``data:`` placeholders.
+FETCHABLE = re.compile(r"^(?!data:)", re.IGNORECASE)
+
+
+class BookstoreSpider(SiteSpider):
+    """Crawl the whole site once; books, posts and pages become items."""
+
+    name = "bookstore"
+
+    async def start(self) -> Any:
+        # Scrapy >= 2.13 reads start requests from this async generator.
+        self.wants(self.start_url)
+        yield scrapy.Request(self.start_url, self.parse)
+
+    def parse(self, response: Response, **kwargs: Any) -> Iterator[Any]:
+        """Dispatch on the page kind, then follow the page's links."""
+        if isinstance(response, XmlResponse):
+            yield from self.parse_sitemap(response)
+            return
+        if not hasattr(response, "soup"):
+            # Neither HTML nor XML (plain text, JSON, ...): scrapy_soup's
+            # middleware left it a plain response, with no soup to read.
+            return
+        soup = response.soup
+        if book := soup.find("article", class_="book"):
+            yield self.book(response, book)
+        elif post := soup.find("article", class_="post"):
+            yield self.post(response, post)
+        else:
+            yield self.page(response)
+        yield from self.follow_links(response)
+
+    def follow_links(self, response: Response) -> Iterator[scrapy.Request]:
+        soup = response.soup
+        # href=True: every <a> that has an href, whatever its value.
+        for a in soup.find_all("a", href=True):
+            # rel is multi-valued (a list, as in bs4); get() gives None if absent.
+            if "nofollow" in (a.get("rel") or []):
+                continue
+            # response.urljoin honours the page's <base href>, as follow() does.
+            if self.wants(response.urljoin(a["href"])):
+                yield response.follow(a, self.parse)
+        # A regex on an attribute: skip the data: placeholders of lazy images.
+        for img in soup.find_all("img", src=FETCHABLE):
+            if self.wants(response.urljoin(img["src"])):
+                yield response.follow(img, self.parse_image)
+
+    def parse_sitemap(self, response: XmlResponse) -> Iterator[scrapy.Request]:
+        """A sitemap is an XmlResponse: its soup is an XML soup (bs4's "xml")."""
+        for loc in response.soup.find_all("loc"):
+            url = loc.get_text(strip=True)
+            if self.wants(url):
+                yield response.follow(url, self.parse)
+
+    def parse_image(self, response: Response) -> Iterator[ImageItem]:
+        # A binary response: the middleware passed it through untouched.
+        yield ImageItem(
+            type="image",
+            url=response.url,
+            content_type=response.headers.get("Content-Type", b"").decode("latin-1"),
+            size=len(response.body),
+        )
+
+    # -- items -------------------------------------------------------------
+    def book(self, response: Response, book: Any) -> BookItem:
+        soup = response.soup
+        # The first <b> of a book page is its price; class is multi-valued,
+        # so it reads as a list, as in bs4: ['price', 'in-stock'].
+        price = soup.b
+        # class_ with a regex matches each class name on its own.
+        rating = book.find("p", class_=re.compile(r"^star-rating$"))
+        stars = [c for c in rating["class"] if c != "star-rating"] if rating else []
+        # .children yields the whitespace between the <li>s too: strings
+        # have .name None, so this keeps the tags only.
+        tags_list = book.find("ul", class_="tags")
+        tags = [
+            child.get_text(strip=True)
+            for child in (tags_list.children if tags_list else ())
+            if child.name is not None
+        ]
+        info = {
+            th.get_text(strip=True): th.find_next_sibling("td").get_text(strip=True)
+            for th in book.select("table.product-info th")
+        }
+        description = book.find("div", class_="description")
+        cover = description.img if description else None
+        text = description.get_text(" ") if description else ""
+        summary = " ".join(text.split())  # one line, whitespace collapsed
+        crumbs = book.find_previous("ol", class_="breadcrumb")
+        return BookItem(
+            type="book",
+            url=response.url,
+            title=book.h1.get_text(strip=True),
+            author=book.select_one(".author [itemprop=author]").get_text(strip=True),
+            price=price.get_text(strip=True),
+            in_stock="in-stock" in price["class"],
+            rating=stars[0] if stars else None,
+            category=crumbs.find_all("li")[2].get_text(strip=True) if crumbs else None,
+            tags=tags,
+            isbn=info.get("ISBN"),
+            pages=int(info["Pages"]) if "Pages" in info else None,
+            cover=response.urljoin(cover["src"]) if cover else None,
+            summary=summary,
+            # A Tag of the page: the pipelines copy it, make its links
+            # absolute, clean it and export it as a str.
+            description=description,
+        )
+
+    def post(self, response: Response, post: Any) -> PostItem:
+        body = post.find("div", class_="entry-content")
+        when = post.find("time")
+        return PostItem(
+            type="post",
+            url=response.url,
+            title=post.find(HEADINGS).get_text(" ", strip=True),
+            author=post.select_one(".meta .author").get_text(strip=True),
+            published=when["datetime"] if when else None,
+            words=len(body.get_text(" ", strip=True).split()) if body else 0,
+            body=body,
+        )
+
+    def page(self, response: Response) -> PageItem:
+        soup = response.soup
+        content = soup.find("main") or soup.find("article") or soup.body
+        return PageItem(
+            type="page",
+            url=response.url,
+            title=soup.title.get_text(strip=True) if soup.title else None,
+            # A regex as a tag name: h1 to h6, in document order.
+            headings=[h.get_text(" ", strip=True) for h in soup.find_all(HEADINGS)],
+            links=len(soup.find_all("a", href=True)),
+            # A plain str of HTML works too: the pipelines parse it.
+            content=str(content) if content is not None else None,
+        )
