@@ -330,7 +330,8 @@ class ProbeSpider(scrapy.Spider):
         from scrapy_soup._scrapy import soup_of
 
         probe: dict[str, Any] = {
-            "probe_url": response.request.url,
+            # The URL asked for, before any redirect.
+            "probe_url": response.meta.get("redirect_urls", [response.request.url])[0],
             "response_url": response.url,
             "cls": type(response).__name__,
             "flags": response.flags,
@@ -350,6 +351,7 @@ class ProbeSpider(scrapy.Spider):
         probe["base_url"] = soup.base_url
         if probe["has_soup"]:
             probe["same_soup"] = soup is response.soup and soup is soup_of(response)
+        probe["a_count"] = len(soup.find_all("a"))
         if self.compare_bs4:
             features = "xml" if soup.is_xml else "lxml"
             probe["ours"] = _queries(soup)

@@ -17,10 +17,9 @@ from typing import TYPE_CHECKING, Any
 from lxml import etree
 
 if TYPE_CHECKING:
-    from scrapy_soup._tree._soup import Soup
-
     from scrapy_soup._scrapy._config import Config
     from scrapy_soup._tree._elements import Tag
+    from scrapy_soup._tree._soup import Soup
     from scrapy_soup.clean import CleanPolicy
 
 __all__ = [

@@ -34,10 +34,10 @@ from scrapy_soup._scrapy._origins import ItemOrigins
 if TYPE_CHECKING:
     from scrapy import Spider
     from scrapy.crawler import Crawler
-    from scrapy_soup._tree._soup import Soup
     from typing_extensions import Self
 
     from scrapy_soup._tree._elements import NavigableString, PageElement, Tag
+    from scrapy_soup._tree._soup import Soup
 
 __all__ = ["AbsoluteLinksPipeline", "CleanHtmlPipeline"]
 

@@ -20,9 +20,10 @@ from scrapy.http import HtmlResponse, Request, Response, TextResponse, XmlRespon
 from w3lib.url import safe_url_string
 
 if TYPE_CHECKING:
-    from scrapy_soup._tree._soup import Soup
+    from scrapy.selector import Selector
 
     from scrapy_soup._tree._elements import Tag
+    from scrapy_soup._tree._soup import Soup
 
 __all__ = [
     "SoupHtmlResponse",
@@ -100,7 +101,19 @@ def _build_soup(response: TextResponse) -> Soup:
     from scrapy_soup._tree._soup import Soup
 
     features = "xml" if isinstance(response, XmlResponse) else "html"
-    return Soup(response.selector, features, base_url=page_base_url(response))
+    selector = response.selector
+    if getattr(selector, "type", "html") not in ("html", "xml"):
+        # parsel reads JSON responses as JSON (its root is a dict or list).
+        raise NotSupported(
+            f"Response content isn't HTML or XML ({type(response).__name__} "
+            f"read as {selector.type})"
+        )
+    if not response.text.strip("\x00\t\n\x0c\r "):
+        # parsel parses an empty body as "<html/>" so that XPath has a root;
+        # bs4 (and so the soup) gives an empty document. Nothing is shared
+        # that could be edited: the selector's tree is that placeholder.
+        return Soup("", features, base_url=response.url)
+    return Soup(selector, features, base_url=page_base_url(response))
 
 
 def _is_tag(value: object) -> bool:
@@ -122,6 +135,46 @@ class _SoupResponse(TextResponse):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._cached_soup: Soup | None = None
+
+    def _ignore_broken_base(self) -> bool:
+        """Make Scrapy use the page URL as base URL; tell whether that was possible.
+
+        Scrapy computes the base URL once per response (``get_base_url()``,
+        cached in ``scrapy.utils.response._baseurl_cache``) and raises
+        ValueError when the ``<base href>`` does not parse (``http://[::1``),
+        which breaks ``.css()``, ``.xpath()`` and ``urljoin()`` on the page.
+        A browser ignores such a base; so does this response.
+        """
+        from scrapy.utils import response as response_utils
+
+        cache = getattr(response_utils, "_baseurl_cache", None)
+        if cache is None:
+            return False
+        cache[self] = self.url
+        return True
+
+    @property
+    def selector(self) -> Selector:
+        """The response's Selector, as Scrapy builds it, even with a broken ``<base>``."""
+        if self._cached_selector is None:
+            from scrapy.selector import Selector
+
+            try:
+                self._cached_selector = Selector(self)
+            except ValueError:
+                if not self._ignore_broken_base():
+                    raise
+                self._cached_selector = Selector(self)
+        return self._cached_selector
+
+    def urljoin(self, url: str) -> str:
+        """Join ``url`` to the page's base URL (its URL if the base is broken)."""
+        try:
+            return super().urljoin(url)
+        except ValueError:
+            if not self._ignore_broken_base():
+                raise
+            return super().urljoin(url)
 
     @property
     def soup(self) -> Soup:

@@ -1,0 +1,482 @@
+"""Real crawls through the downloader and spider middlewares.
+
+Every crawl runs in its own process against a local HTTP server (see
+``scrapy_helpers``); the spiders report what their callbacks saw as items.
+"""
+
+from __future__ import annotations
+
+import ast
+import pickle
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from scrapy_helpers import (
+    ADDON_SETTINGS,
+    CORPUS_DIR,
+    MANUAL_SETTINGS,
+    PNG_BYTES,
+    CrawlResult,
+    Page,
+    PageServer,
+    run_crawl,
+    subprocess_env,
+)
+
+DM = "scrapy_soup._scrapy.middlewares.SoupDownloaderMiddleware"
+
+HTML = (
+    b"<!DOCTYPE html><html><head><title>Home &amp; away</title></head><body>"
+    b'<p id="p1">One <a href="/a.html">a</a> <a href="b.html">b</a></p>'
+    b'<p id="p2"><img src="i.png"> <a name="x">no href</a></p>'
+    b"<!-- a comment --><ul><li>x<li>y</ul></body></html>"
+)
+SITEMAP = (
+    b'<?xml version="1.0" encoding="UTF-8"?>'
+    b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+    b"<url><loc>http://example.com/a</loc></url><url><loc>http://example.com/b</loc></url>"
+    b"</urlset>"
+)
+RSS = (
+    b'<?xml version="1.0"?><rss version="2.0"><channel><title>Feed</title>'
+    b"<item><title>One</title><link>http://example.com/1</link></item></channel></rss>"
+)
+# A <base> further than 4 KiB into the page: Scrapy's get_base_url() scans
+# only the first 4 KiB; the soup reads the parsed tree.
+LATE_BASE = (
+    b"<html><head><title>late</title><meta name='filler' content='"
+    + b"x" * 5000
+    + b"'><base href='/deep/dir/'></head><body><a href='rel'>r</a></body></html>"
+)
+
+PAGES: dict[str, Page] = {
+    "/page.html": Page(HTML),
+    "/gzip.html": Page(HTML, encoding="gzip"),
+    "/deflate.html": Page(HTML, encoding="deflate"),
+    "/br.html": Page(HTML, encoding="br"),
+    "/base.html": Page(
+        b"<html><head><base href='/sub/dir/'><base href='/ignored/'></head>"
+        b"<body><a href='x.html'>x</a></body></html>"
+    ),
+    "/late-base.html": Page(LATE_BASE),
+    "/redirect": Page(b"", status=302, headers={"Location": "{base}/page.html"}),
+    "/no-content-type": Page(HTML, content_type=None),
+    "/latin1.html": Page(
+        "<html><head><title>café</title></head><body><p>naïve</p></body></html>".encode(
+            "latin-1"
+        ),
+        content_type="text/html; charset=iso-8859-1",
+    ),
+    "/empty.html": Page(b""),
+    "/undecodable.html": Page(
+        b"<html><body><p>\xff\xfe\xfa bad \x80</p></body></html>"
+    ),
+    "/sitemap.xml": Page(SITEMAP, content_type="application/xml"),
+    "/rss.xml": Page(RSS, content_type="application/rss+xml"),
+    "/data.json": Page(
+        b'{"html": "<p>not a page</p>"}', content_type="application/json"
+    ),
+    "/image.png": Page(PNG_BYTES, content_type="image/png"),
+    # Binary bytes: Scrapy sniffs the body when the type says "binary".
+    "/doc.pdf": Page(
+        b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n\x00\x01\x02\x03", content_type="application/pdf"
+    ),
+    "/html-as-png": Page(HTML, content_type="image/png"),
+    "/plain-html.txt": Page(HTML, content_type="text/plain; charset=utf-8"),
+    "/plain.txt": Page(b"just text, <not> html", content_type="text/plain"),
+}
+
+HTML_PATHS = [
+    "/page.html",
+    "/gzip.html",
+    "/deflate.html",
+    "/br.html",
+    "/base.html",
+    "/late-base.html",
+    "/redirect",
+    "/no-content-type",
+    "/latin1.html",
+    "/empty.html",
+    "/undecodable.html",
+]
+XML_PATHS = ["/sitemap.xml", "/rss.xml"]
+# Path -> the class the callback must see: untouched by the middleware.
+UNTOUCHED = {
+    "/data.json": "JsonResponse",
+    "/image.png": "Response",
+    "/doc.pdf": "Response",
+    "/plain-html.txt": "TextResponse",
+    "/plain.txt": "TextResponse",
+}
+
+
+def _corpus_pages() -> list[str]:
+    if not CORPUS_DIR.is_dir():
+        return []
+    wanted = [
+        "001.html",
+        "base-url.html",
+        "base-url-base-element.html",
+        "base-url-base-element-relative.html",
+        "wikipedia.html",
+        "svg-parsing.html",
+    ]
+    return [f"/corpus/{name}" for name in wanted if (CORPUS_DIR / name).is_file()]
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[PageServer]:
+    with PageServer(dict(PAGES)) as srv:
+        yield srv
+
+
+def _urls(server: PageServer, paths: list[str]) -> list[str]:
+    return [server.url(p) for p in paths]
+
+
+ALL_PATHS = [*HTML_PATHS, *XML_PATHS, *UNTOUCHED, "/html-as-png"]
+
+
+@pytest.fixture(scope="module")
+def addon_crawl(
+    server: PageServer, tmp_path_factory: pytest.TempPathFactory
+) -> CrawlResult:
+    return run_crawl(
+        tmp_path_factory.mktemp("addon"),
+        "ProbeSpider",
+        ADDON_SETTINGS,
+        start_urls=_urls(server, ALL_PATHS + _corpus_pages()),
+    )
+
+
+def _assert_matches_bs4(probe: dict[str, Any]) -> None:
+    assert probe["ours"] == probe["bs4"], probe["probe_url"]
+
+
+def test_every_html_response_has_a_soup_equal_to_bs4(addon_crawl: CrawlResult) -> None:
+    probes = addon_crawl.probes()
+    for path in HTML_PATHS + _corpus_pages():
+        probe = probes[path]
+        assert probe["cls"] == "SoupHtmlResponse", path
+        assert probe["is_xml"] is False
+        assert probe["same_soup"] is True
+        _assert_matches_bs4(probe)
+    # The queries found something on the pages that have content.
+    assert probes["/page.html"]["ours"]["hrefs"] == ["/a.html", "b.html"]
+    assert probes["/gzip.html"]["ours"] == probes["/page.html"]["ours"]
+    assert probes["/br.html"]["ours"] == probes["/page.html"]["ours"]
+    assert probes["/latin1.html"]["ours"]["title"] == "café"
+
+
+def test_xml_responses_get_an_xml_soup(addon_crawl: CrawlResult) -> None:
+    probes = addon_crawl.probes()
+    for path in XML_PATHS:
+        probe = probes[path]
+        assert probe["cls"] == "SoupXmlResponse"
+        assert probe["is_xml"] is True
+        _assert_matches_bs4(probe)
+
+
+def test_other_responses_pass_untouched(addon_crawl: CrawlResult) -> None:
+    probes = addon_crawl.probes()
+    for path, cls in UNTOUCHED.items():
+        assert probes[path]["cls"] == cls, path
+        assert probes[path]["has_soup"] is False
+    # soup_of() on a non-text response is Scrapy's own NotSupported.
+    assert probes["/image.png"]["soup_of_error"].startswith("NotSupported")
+    assert probes["/doc.pdf"]["soup_of_error"].startswith("NotSupported")
+    assert probes["/data.json"]["soup_of_error"].startswith("NotSupported")
+    # soup_of() still gives a soup for a text response without the middleware.
+    assert probes["/plain-html.txt"]["ours"]["title"] == "Home & away"
+
+
+def test_a_wrong_content_type_is_decided_by_scrapy(
+    addon_crawl: CrawlResult, server: PageServer
+) -> None:
+    # An HTML body sent as image/png: Scrapy sniffs the body and makes it an
+    # HtmlResponse, which the middleware then wraps like any other.
+    from scrapy.http import Headers
+    from scrapy.responsetypes import responsetypes
+
+    page = PAGES["/html-as-png"]
+    scrapy_cls = responsetypes.from_args(
+        headers=Headers({"Content-Type": page.content_type}),
+        url=server.url("/html-as-png"),
+        body=page.body,
+    ).__name__
+    expected = (
+        "Soup" + scrapy_cls
+        if scrapy_cls in ("HtmlResponse", "XmlResponse")
+        else scrapy_cls
+    )
+    assert addon_crawl.probes()["/html-as-png"]["cls"] == expected
+
+
+def test_stats_count_wrapped_responses(addon_crawl: CrawlResult) -> None:
+    wrapped = sum(
+        probe["cls"].startswith("Soup") for probe in addon_crawl.probes().values()
+    )
+    assert wrapped >= len(HTML_PATHS) + len(XML_PATHS) + len(_corpus_pages())
+    assert addon_crawl.stats["soup/responses_wrapped"] == wrapped
+
+
+def test_base_url_follows_base_href(
+    addon_crawl: CrawlResult, server: PageServer
+) -> None:
+    probes = addon_crawl.probes()
+    assert probes["/page.html"]["base_url"] == server.url("/page.html")
+    # The first <base href> wins, resolved against the page URL.
+    assert probes["/base.html"]["base_url"] == server.url("/sub/dir/")
+    assert probes["/late-base.html"]["base_url"] == server.url("/deep/dir/")
+    # After a redirect the base is the final URL.
+    assert probes["/redirect"]["response_url"] == server.url("/page.html")
+    assert probes["/redirect"]["base_url"] == server.url("/page.html")
+
+
+def test_manual_settings_work_like_the_addon(
+    server: PageServer, tmp_path: Path, addon_crawl: CrawlResult
+) -> None:
+    paths = ["/page.html", "/sitemap.xml", "/image.png", "/data.json"]
+    result = run_crawl(
+        tmp_path, "ProbeSpider", MANUAL_SETTINGS, start_urls=_urls(server, paths)
+    )
+    expected = addon_crawl.probes()
+    for path, probe in result.probes().items():
+        assert probe["cls"] == expected[path]["cls"]
+        assert probe.get("ours") == expected[path].get("ours")
+
+
+def test_meta_opt_out_keeps_the_plain_response(
+    server: PageServer, tmp_path: Path
+) -> None:
+    result = run_crawl(
+        tmp_path,
+        "ProbeSpider",
+        ADDON_SETTINGS,
+        start_urls=_urls(server, ["/page.html", "/sitemap.xml"]),
+        request_meta={"soup": False},
+    )
+    probes = result.probes()
+    assert probes["/page.html"]["cls"] == "HtmlResponse"
+    assert probes["/sitemap.xml"]["cls"] == "XmlResponse"
+    # soup_of() works without the middleware, on the same tree.
+    _assert_matches_bs4(probes["/page.html"])
+    assert "soup/responses_wrapped" not in result.stats
+
+
+def test_user_none_disables_the_downloader_middleware(
+    server: PageServer, tmp_path: Path
+) -> None:
+    result = run_crawl(
+        tmp_path,
+        "ProbeSpider",
+        {**ADDON_SETTINGS, "DOWNLOADER_MIDDLEWARES": {DM: None}},
+        start_urls=_urls(server, ["/page.html"]),
+        compare_bs4=False,
+    )
+    assert result.probes()["/page.html"]["cls"] == "HtmlResponse"
+
+
+def test_sniffing_wraps_text_responses_that_hold_html(
+    server: PageServer, tmp_path: Path
+) -> None:
+    result = run_crawl(
+        tmp_path,
+        "ProbeSpider",
+        {**ADDON_SETTINGS, "SOUP_SNIFF_HTML": True},
+        start_urls=_urls(server, ["/plain-html.txt", "/plain.txt", "/data.json"]),
+    )
+    probes = result.probes()
+    assert probes["/plain-html.txt"]["cls"] == "SoupHtmlResponse"
+    _assert_matches_bs4(probes["/plain-html.txt"])
+    assert probes["/plain.txt"]["cls"] == "TextResponse"
+    assert probes["/data.json"]["cls"] == "JsonResponse"
+
+
+def test_http_cache_first_and_cached_runs(server: PageServer, tmp_path: Path) -> None:
+    paths = ["/page.html", "/gzip.html", "/sitemap.xml", "/image.png"]
+    cache = {
+        "HTTPCACHE_ENABLED": True,
+        "HTTPCACHE_DIR": str(tmp_path / "cache"),
+        "HTTPCACHE_EXPIRATION_SECS": 0,
+    }
+    first = run_crawl(
+        tmp_path / "first",
+        "ProbeSpider",
+        {**ADDON_SETTINGS, **cache},
+        start_urls=_urls(server, paths),
+    )
+    hits = {p: server.hits[p] for p in paths}
+    second = run_crawl(
+        tmp_path / "second",
+        "ProbeSpider",
+        {**ADDON_SETTINGS, **cache},
+        start_urls=_urls(server, paths),
+    )
+    assert {p: server.hits[p] for p in paths} == hits, "the cached run hit the server"
+    for path in paths:
+        a, b = first.probes()[path], second.probes()[path]
+        assert not a["cached"]
+        assert b["cached"]
+        assert a["cls"] == b["cls"]
+        assert a.get("ours") == b.get("ours")
+    assert second.probes()["/gzip.html"]["cls"] == "SoupHtmlResponse"
+    # The cache stores the plain Scrapy classes: removing the plugin keeps it usable.
+    classes = set()
+    for data_file in (tmp_path / "cache").rglob("response_data"):
+        with data_file.open("rb") as f:
+            classes.add(pickle.load(f).get("_class"))
+    assert classes <= {
+        None,
+        "scrapy.http.response.html.HtmlResponse",
+        "scrapy.http.response.xml.XmlResponse",
+    }
+    plain = run_crawl(
+        tmp_path / "plain",
+        "ProbeSpider",
+        cache,
+        start_urls=_urls(server, paths),
+        use_soup=False,
+    )
+    assert {p: server.hits[p] for p in paths} == hits
+    assert plain.probes()["/page.html"]["cls"] == "HtmlResponse"
+
+
+def test_follow_accepts_soup_tags(tmp_path: Path) -> None:
+    pages = {
+        "/start.html": Page(
+            b"<html><head><title>start</title></head><body>"
+            b"<a class='first' href='one.html'>1</a>"
+            b"<a class='many' href='/two.html'>2</a>"
+            b"<a class='many'>no href: skipped</a>"
+            b"<img class='many' src='three.html'>"
+            b"<span class='many'>skipped</span>"
+            b"</body></html>"
+        ),
+        "/one.html": Page(b"<html><head><title>one</title></head></html>"),
+        "/two.html": Page(b"<html><head><title>two</title></head></html>"),
+        "/three.html": Page(b"<html><head><title>three</title></head></html>"),
+    }
+    with PageServer(pages) as srv:
+        result = run_crawl(
+            tmp_path,
+            "FollowSpider",
+            ADDON_SETTINGS,
+            start_urls=[srv.url("/start.html")],
+        )
+    titles = sorted(item["title"] for item in result.items)
+    assert titles == ["one", "start", "three", "two"]
+
+
+def test_spider_middleware_leaves_no_origins_behind(addon_crawl: CrawlResult) -> None:
+    # Every item left the pipelines, so the item -> page map must be empty.
+    assert addon_crawl.origins_left == 0
+    assert addon_crawl.stats["item_scraped_count"] == len(addon_crawl.items)
+
+
+def _scrapy_cli(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "scrapy", *args],
+        cwd=str(cwd),
+        env=subprocess_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_scrapy_shell_gives_response_soup(server: PageServer, tmp_path: Path) -> None:
+    code = "(type(response).__name__, response.soup.a['href'], response.soup.base_url)"
+    proc = _scrapy_cli(
+        [
+            "shell",
+            server.url("/base.html"),
+            "--nolog",
+            "-s",
+            'ADDONS={"scrapy_soup._scrapy.Addon": 0}',
+            "-c",
+            code,
+        ],
+        tmp_path,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == repr(
+        ("SoupHtmlResponse", "x.html", server.url("/sub/dir/"))
+    )
+
+
+PROJECT_SPIDER = """
+import scrapy
+
+
+class SoupSpider(scrapy.Spider):
+    name = "soup"
+
+    def parse(self, response):
+        yield {
+            "cls": type(response).__name__,
+            "title": response.soup.title.string,
+            "links": [a["href"] for a in response.soup.find_all("a", href=True)],
+        }
+"""
+
+
+def test_scrapy_parse_gives_response_soup(server: PageServer, tmp_path: Path) -> None:
+    project = tmp_path / "soupproj"
+    (project / "spiders").mkdir(parents=True)
+    (tmp_path / "scrapy.cfg").write_text("[settings]\ndefault = soupproj.settings\n")
+    (project / "__init__.py").write_text("")
+    (project / "settings.py").write_text(
+        'SPIDER_MODULES = ["soupproj.spiders"]\n'
+        'ADDONS = {"scrapy_soup._scrapy.Addon": 0}\n'
+        "TELNETCONSOLE_ENABLED = False\n"
+    )
+    (project / "spiders" / "__init__.py").write_text("")
+    (project / "spiders" / "soup.py").write_text(PROJECT_SPIDER)
+    proc = _scrapy_cli(
+        [
+            "parse",
+            server.url("/page.html"),
+            "--spider",
+            "soup",
+            "-c",
+            "parse",
+            "--nolog",
+        ],
+        tmp_path,
+    )
+    assert proc.returncode == 0, proc.stderr
+    expected = {
+        "cls": "SoupHtmlResponse",
+        "title": "Home & away",
+        "links": ["/a.html", "b.html"],
+    }
+    # "scrapy parse" pretty-prints the items between two headers.
+    printed = proc.stdout.split("# Scraped Items")[1].split("# Requests")[0]
+    assert ast.literal_eval(printed.split("\n", 1)[1]) == [expected], proc.stdout
+
+
+@pytest.mark.slow
+def test_a_50_mb_page_gets_a_soup_and_its_item(tmp_path: Path) -> None:
+    row = b"<p class='c'>text <a href='x.html'>link</a></p>\n"
+    count = 50 * 1024 * 1024 // len(row) + 1
+    body = (
+        b"<html><head><title>big</title></head><body>" + row * count + b"</body></html>"
+    )
+    with PageServer({"/big.html": Page(body, encoding="gzip")}) as srv:
+        result = run_crawl(
+            tmp_path,
+            "ProbeSpider",
+            ADDON_SETTINGS,
+            start_urls=[srv.url("/big.html")],
+            compare_bs4=False,
+        )
+    probe = result.probes()["/big.html"]
+    assert probe["cls"] == "SoupHtmlResponse"
+    assert probe["base_url"] == srv.url("/big.html")
+    assert probe["a_count"] == count
+    assert result.stats["item_scraped_count"] == 1

@@ -1,0 +1,262 @@
+"""SoupHtmlResponse / SoupXmlResponse / soup_of, on responses built directly.
+
+These are unit tests of small pieces; the middleware that creates these
+responses in a crawl is tested with real crawls in test_scrapy_middlewares.
+"""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from typing import Any
+
+import pytest
+from bs4 import BeautifulSoup
+from scrapy.exceptions import NotSupported
+from scrapy.http import (
+    HtmlResponse,
+    JsonResponse,
+    Request,
+    Response,
+    TextResponse,
+    XmlResponse,
+)
+from scrapy.utils.response import response_from_dict
+
+from scrapy_soup._scrapy import SoupHtmlResponse, SoupXmlResponse, soup_of
+from scrapy_soup._scrapy.middlewares import _wrap
+from scrapy_soup._scrapy.responses import looks_like_html, page_base_url
+
+URL = "http://example.com/dir/page.html"
+BODY = (
+    b"<html><head><title>T</title></head><body>"
+    b'<p class="x">One <a href="a.html">a</a> <a href=" /b.html ">b</a></p>'
+    b'<img src="i.png"><link rel="next" href="next.html"><a name="n">no href</a>'
+    b"</body></html>"
+)
+
+
+def html_response(body: bytes = BODY, url: str = URL, **kw: Any) -> SoupHtmlResponse:
+    plain = HtmlResponse(url, body=body, request=Request(url), **kw)
+    response = _wrap(plain, SoupHtmlResponse)
+    assert isinstance(response, SoupHtmlResponse)
+    return response
+
+
+def test_wrapping_keeps_every_attribute() -> None:
+    plain = HtmlResponse(
+        URL,
+        status=203,
+        body=BODY,
+        headers={"X-A": "1"},
+        flags=["f"],
+        request=Request(URL),
+    )
+    wrapped = _wrap(plain, SoupHtmlResponse)
+    for name in plain.attributes:
+        assert getattr(wrapped, name) == getattr(plain, name), name
+    assert isinstance(wrapped, HtmlResponse)
+    assert wrapped.meta is plain.meta
+
+
+def test_subclasses_use_slots() -> None:
+    response = html_response()
+    assert not hasattr(response, "__dict__")
+    with pytest.raises(AttributeError):
+        response.anything = 1  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("method", ["copy", "replace"])
+def test_copy_and_replace_keep_the_class_not_the_soup(method: str) -> None:
+    response = html_response()
+    soup = response.soup
+    other = getattr(response, method)()
+    assert type(other) is SoupHtmlResponse
+    assert other.soup is not soup
+    assert str(other.soup) == str(soup)
+
+
+def test_replace_with_a_new_body_gives_a_new_soup() -> None:
+    response = html_response()
+    assert response.soup.title.string == "T"
+    other = response.replace(body=b"<title>U</title>")
+    assert other.soup.title.string == "U"
+
+
+def test_to_dict_names_the_plain_class() -> None:
+    if not hasattr(Response, "to_dict"):
+        pytest.skip("Response.to_dict() is new in Scrapy 2.19")
+    for wrapped, plain in (
+        (html_response(), HtmlResponse),
+        (_wrap(XmlResponse(URL, body=b"<a/>"), SoupXmlResponse), XmlResponse),
+    ):
+        restored = response_from_dict(wrapped.to_dict())
+        assert type(restored) is plain
+        assert restored.body == wrapped.body
+
+
+def test_soup_is_lazy_cached_and_shares_the_selector_tree() -> None:
+    response = html_response()
+    assert response._cached_soup is None
+    root = response.selector.root
+    soup = response.soup
+    assert response.soup is soup
+    assert soup_of(response) is soup
+    assert soup.find("p")._el is root.find(".//p")
+    # An edit through one is visible through the other.
+    soup.find("p")["class"] = "changed"
+    assert response.css("p::attr(class)").get() == "changed"
+    response.xpath("//title")[0].root.text = "New"
+    assert soup.title.string == "New"
+
+
+def test_soup_matches_bs4() -> None:
+    response = html_response()
+    ours = response.soup
+    theirs = BeautifulSoup(response.text, "lxml")
+    assert str(ours) == str(theirs)
+    assert [a.get("href") for a in ours.find_all("a")] == [
+        a.get("href") for a in theirs.find_all("a")
+    ]
+
+
+def test_xml_response_gives_an_xml_soup() -> None:
+    body = b'<?xml version="1.0"?><feed><Entry id="1"><title>x</title></Entry></feed>'
+    response = _wrap(XmlResponse(URL, body=body), SoupXmlResponse)
+    assert isinstance(response, SoupXmlResponse)
+    soup = response.soup
+    assert soup.is_xml
+    # Case is kept, as in bs4's "xml" builder.
+    assert soup.find("Entry")["id"] == "1"
+    assert soup.base_url == URL
+
+
+@pytest.mark.parametrize(
+    ("head", "expected"),
+    [
+        ("", URL),
+        ("<base href='/root/'>", "http://example.com/root/"),
+        ("<base href='sub/'>", "http://example.com/dir/sub/"),
+        (
+            "<base target='_top'><base href='second/'><base href='/third/'>",
+            "http://example.com/dir/second/",
+        ),
+        ("<base href=' \n/spaced/ '>", "http://example.com/spaced/"),
+        ("<base href='http://[::1'>", URL),
+        ("<base href='http://other.example/x/'>", "http://other.example/x/"),
+    ],
+)
+def test_page_base_url(head: str, expected: str) -> None:
+    response = html_response(f"<html><head>{head}</head><body></body></html>".encode())
+    assert page_base_url(response) == expected
+    assert response.soup.base_url == expected
+
+
+def test_a_broken_base_href_breaks_neither_selectors_nor_urljoin() -> None:
+    # Scrapy's own HtmlResponse raises ValueError from .css() on this page.
+    body = b"<html><head><base href='http://[::1'></head><body><a href='x'>x</a></body></html>"
+    response = html_response(body)
+    assert response.css("a::attr(href)").get() == "x"
+    assert response.urljoin("x") == "http://example.com/dir/x"
+    assert response.follow(response.soup.a).url == "http://example.com/dir/x"
+    other = html_response(body)
+    assert other.urljoin("y") == "http://example.com/dir/y"
+
+
+def test_follow_takes_tags() -> None:
+    response = html_response()
+    soup = response.soup
+    a, b = soup.find_all("a", href=True)
+    assert response.follow(a).url == "http://example.com/dir/a.html"
+    # Surrounding whitespace is stripped, as for Selectors.
+    assert response.follow(b).url == "http://example.com/b.html"
+    assert response.follow(soup.img).url == "http://example.com/dir/i.png"
+    assert response.follow(soup.link).url == "http://example.com/dir/next.html"
+    with pytest.raises(ValueError, match="no href or src"):
+        response.follow(soup.find("a", attrs={"name": "n"}))
+    # Everything else still works as in Scrapy.
+    assert response.follow("x.html").url == "http://example.com/dir/x.html"
+    assert response.follow(response.css("a")[0]).url == "http://example.com/dir/a.html"
+
+
+def test_follow_all_takes_tags_and_skips_those_without_a_url() -> None:
+    response = html_response()
+    soup = response.soup
+    urls = [r.url for r in response.follow_all(soup.find_all(["a", "img"]))]
+    assert urls == [
+        "http://example.com/dir/a.html",
+        "http://example.com/b.html",
+        "http://example.com/dir/i.png",
+    ]
+    mixed = [r.url for r in response.follow_all([soup.a, "z.html"])]
+    assert mixed == ["http://example.com/dir/a.html", "http://example.com/dir/z.html"]
+    assert [r.url for r in response.follow_all(css="a")] == urls[:2]
+    # A generator of Tags works too.
+    assert len(list(response.follow_all(t for t in soup.find_all("a")))) == 2
+
+
+def test_soup_of_plain_responses() -> None:
+    plain = HtmlResponse(URL, body=BODY)
+    soup = soup_of(plain)
+    assert soup is soup_of(plain)
+    assert soup.title.string == "T"
+    text = TextResponse(URL, body=b"<p>hi</p>", encoding="utf-8")
+    assert soup_of(text).p.string == "hi"
+    with pytest.raises(NotSupported):
+        soup_of(Response(URL, body=b"\x89PNG"))
+    json_response = JsonResponse(URL, body=b'{"a": "<p>x</p>"}')
+    with pytest.raises(NotSupported, match="JsonResponse read as json"):
+        soup_of(json_response)
+
+
+def test_soup_of_does_not_keep_responses_alive() -> None:
+    # The cache is keyed weakly by response; its soup must not refer back to
+    # the response (or its Selector), or the entry would keep itself alive.
+    from scrapy_soup._scrapy import responses
+
+    plain = HtmlResponse(URL, body=BODY)
+    soup = soup_of(plain)
+    assert responses._foreign_soups[plain] is soup
+    ref = weakref.ref(plain)
+    del plain, soup
+    gc.collect()
+    assert ref() is None
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"<!DOCTYPE html><p>x",
+        b"\xef\xbb\xbf  <html lang=en>",
+        b"<!-- c --> <HEAD><title>",
+        b"\n\n<body>",
+    ],
+)
+def test_looks_like_html(body: bytes) -> None:
+    assert looks_like_html(body)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"",
+        b"plain text <html>",
+        b'{"a": 1}',
+        b"<?xml version='1.0'?><html/>",
+        b"<htmlx>",
+    ],
+)
+def test_does_not_look_like_html(body: bytes) -> None:
+    assert not looks_like_html(body)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b"", b"\xff\xfe\x00\x00garbage", b"<html><body>\x80\x81</body>", b"<<<>>>&&&"],
+)
+def test_bad_bodies_give_a_soup(body: bytes) -> None:
+    response = html_response(body)
+    soup = response.soup
+    ours = [t.name for t in soup.find_all(True)]
+    theirs = [t.name for t in BeautifulSoup(response.text, "lxml").find_all(True)]
+    assert ours == theirs
