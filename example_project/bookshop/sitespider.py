@@ -2,14 +2,30 @@
 
 from __future__ import annotations
 
-from typing import Any
+import ipaddress
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urldefrag, urlsplit
 
 import scrapy
 
 from .localsite import LocalSite, serve_site
 
-__all__ = ["SiteSpider"]
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+    from typing_extensions import Self
+
+__all__ = ["SiteSpider", "is_loopback"]
+
+
+def is_loopback(url: str) -> bool:
+    """Tell whether ``url`` points at this machine (the bundled site, a dev server)."""
+    host = urlsplit(url).hostname or ""
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 class SiteSpider(scrapy.Spider):
@@ -19,11 +35,21 @@ class SiteSpider(scrapy.Spider):
     directory, with no server to start by hand; ``-a start_url=https://...``
     points the same spider at a real site, which it crawls politely (a
     download delay, same host only, at most ``max_pages`` pages, 50 unless
-    ``-a max_pages=N``; 0 means no limit).
+    ``-a max_pages=N``; 0 means no limit). Loopback URLs (127.0.0.1,
+    localhost) count as the bundled site: no delay, no page limit.
     """
 
     #: The bundled site's server, when this spider started it.
     local_site: LocalSite | None = None
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> Self:
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        if not is_loopback(spider.start_url):
+            # A real site: be polite. Settings are not frozen yet here, and
+            # "spider" priority is what custom_settings would have.
+            crawler.settings.set("DOWNLOAD_DELAY", 0.5, priority="spider")
+        return spider
 
     def __init__(
         self,
@@ -32,15 +58,14 @@ class SiteSpider(scrapy.Spider):
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
-        if start_url:
-            self.start_url = start_url
-            self.max_pages = int(max_pages) if max_pages is not None else 50
-            # Spider attribute read by Scrapy's downloader for every slot.
-            self.download_delay = 0.5
-        else:
+        if not start_url:
             self.local_site = serve_site()
-            self.start_url = self.local_site.url
-            self.max_pages = int(max_pages) if max_pages is not None else 0
+            start_url = self.local_site.url
+        self.start_url = start_url
+        if max_pages is not None:
+            self.max_pages = int(max_pages)
+        else:
+            self.max_pages = 0 if is_loopback(start_url) else 50
         self.host = urlsplit(self.start_url).netloc
         self._wanted: set[str] = set()
 
