@@ -45,7 +45,7 @@ _SCRAPY_NAMES = {
     "SoupXmlResponse": "scrapy_soup._scrapy.responses",
     "soup_of": "scrapy_soup._scrapy.responses",
     "AbsoluteLinksPipeline": "scrapy_soup._scrapy.pipelines",
-    "CleanAttributesPipeline": "scrapy_soup._scrapy.pipelines",
+    "CleanHtmlPipeline": "scrapy_soup._scrapy.pipelines",
 }
 
 __all__ = sorted(

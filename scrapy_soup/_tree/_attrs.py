@@ -70,7 +70,9 @@ class AttributeValueList(list[str]):
         self._key = ""
 
     @classmethod
-    def _live(cls, el: etree._Element, key: str, values: list[str]) -> AttributeValueList:
+    def _live(
+        cls, el: etree._Element, key: str, values: list[str]
+    ) -> AttributeValueList:
         obj = cls(values)
         obj._el = el
         obj._key = key
@@ -131,22 +133,17 @@ class AttributeValueList(list[str]):
         return self
 
 
-def to_attribute_string(key: str, value: Any, is_xml: bool) -> str | None:
-    """Convert a value being assigned to an attribute, as bs4's attribute dicts do.
+def to_attribute_string(value: Any) -> str:
+    """Convert a value being assigned to an attribute, as bs4's parsed tags do.
 
-    Returns None when the attribute should be removed instead (HTML: ``None``
-    and ``False`` mean "absent", as for a boolean attribute).  ``True`` gives
-    the attribute's own name in HTML; lists are joined with spaces; anything
-    else goes through `str` (``img['height'] = 22``).
+    bs4 stores what it is given and calls `str` on output: numbers and
+    ``True`` print as ``"22"``/``"True"``, lists are joined with spaces, and
+    its lxml builders store ``None`` as ``""``.  lxml stores only strings, so
+    the conversion happens on assignment.  (bs4's ``html.parser`` builder
+    keeps ``None`` and prints a bare ``disabled``; here it is ``disabled=""``.)
     """
-    if is_xml:
-        if value is None:
-            return ""
-    else:
-        if value is None or value is False:
-            return None
-        if value is True:
-            return key.rsplit(":", 1)[-1]
+    if value is None:
+        return ""
     if isinstance(value, (list, tuple)):
         return " ".join(str(v) for v in value)
     return str(value)
@@ -179,11 +176,7 @@ class AttrsView(MutableMapping[str, Any]):
         return self._wrap_value(key, value)
 
     def __setitem__(self, key: str, value: Any) -> None:
-        text = to_attribute_string(key, value, self._is_xml)
-        if text is None:
-            self._el.attrib.pop(key, None)
-        else:
-            self._el.set(key, text)
+        self._el.set(key, to_attribute_string(value))
 
     def __delitem__(self, key: str) -> None:
         del self._el.attrib[key]

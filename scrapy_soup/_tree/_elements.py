@@ -261,11 +261,6 @@ class PageElement(SearchMixin, ModifyMixin):
         return self.get_text()
 
     @property
-    def decomposed(self) -> bool:
-        """Whether `decompose` was called on this node."""
-        return False
-
-    @property
     def _is_xml(self) -> bool:
         doc = self._document()
         return doc is not None and doc.is_xml
@@ -747,12 +742,6 @@ class Tag(PageElement):
     @string.setter
     def string(self, value: str) -> None:
         self._set_string(value)
-
-    def _set_string(self, value: str) -> None:
-        el = self._el
-        for child in list(el):
-            el.remove(child)
-        el.text = str(value)
 
     # -- text ------------------------------------------------------------------
     def _all_strings(

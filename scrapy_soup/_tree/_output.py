@@ -410,7 +410,9 @@ _MAIN_TEXT = etree.XPath(
     "ancestor::template or ancestor::rt or ancestor::rp)]"
 )
 _ALL_TEXT = etree.XPath("descendant::text()")
-_HAS_PRESERVING_DESCENDANT = etree.XPath("boolean(descendant::pre|descendant::textarea)")
+_HAS_PRESERVING_DESCENDANT = etree.XPath(
+    "boolean(descendant::pre|descendant::textarea)"
+)
 
 
 def main_text_values(node: Tag) -> list[str]:

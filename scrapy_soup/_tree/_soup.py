@@ -344,10 +344,12 @@ class Soup(Tag):
             return False
         if el is root:
             return True
-        return (
-            el.getparent() is None
-            and root.getparent() is None
-            and (el.getroottree().getroot() is root)
+        if el.getparent() is not None or root.getparent() is not None:
+            return False
+        # A node taken out of the tree keeps lxml's document (and so its
+        # getroottree()): only the root's real siblings are top level.
+        return any(n is el for n in root.itersiblings(preceding=True)) or any(
+            n is el for n in root.itersiblings()
         )
 
     def _is_top_level_string(self, string: NavigableString) -> bool:
@@ -400,6 +402,11 @@ class Soup(Tag):
     @property
     def next_sibling(self) -> PageElement | None:
         """None."""
+        return None
+
+    @property
+    def next_element(self) -> PageElement | None:
+        """None: bs4 never links the document node into the element chain."""
         return None
 
     @property
