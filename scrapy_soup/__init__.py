@@ -7,9 +7,15 @@ w3lib only; the Scrapy components are loaded on first use (PEP 562), so
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ._tree._attrs import AttributeValueList
+from ._tree._attrs import (
+    AttributeValueList,
+)
+from ._tree._css import (
+    CSS,
+    SelectorError,
+)
 from ._tree._elements import (
     CData,
     Comment,
@@ -27,7 +33,11 @@ from ._tree._elements import (
     TemplateString,
     XMLProcessingInstruction,
 )
-from ._tree._formatter import Formatter, HTMLFormatter, XMLFormatter
+from ._tree._formatter import (
+    Formatter,
+    HTMLFormatter,
+    XMLFormatter,
+)
 from ._tree._soup import (
     BeautifulSoup,
     FeatureNotFound,
@@ -35,48 +45,95 @@ from ._tree._soup import (
     ParserRejectedMarkup,
     Soup,
 )
+from ._tree._strainer import (
+    AttributeResemblesVariableWarning,
+    ElementFilter,
+    ResultSet,
+    SoupStrainer,
+)
+from .clean import (
+    EPUB_POLICY,
+    POLICIES,
+    STRICT_POLICY,
+    CleanPolicy,
+    CleanStats,
+    clean,
+    clean_element,
+    get_policy,
+)
+from .links import (
+    absolutize_element,
+    absolutize_links,
+)
+
+if TYPE_CHECKING:
+    from ._scrapy.addon import Addon
+    from ._scrapy.middlewares import SoupDownloaderMiddleware, SoupSpiderMiddleware
+    from ._scrapy.pipelines import AbsoluteLinksPipeline, CleanHtmlPipeline
+    from ._scrapy.responses import SoupHtmlResponse, SoupXmlResponse, soup_of
 
 #: Scrapy components, imported on first access so the core stays Scrapy-free.
 _SCRAPY_NAMES = {
+    "AbsoluteLinksPipeline": "scrapy_soup._scrapy.pipelines",
     "Addon": "scrapy_soup._scrapy.addon",
+    "CleanHtmlPipeline": "scrapy_soup._scrapy.pipelines",
     "SoupDownloaderMiddleware": "scrapy_soup._scrapy.middlewares",
-    "SoupSpiderMiddleware": "scrapy_soup._scrapy.middlewares",
     "SoupHtmlResponse": "scrapy_soup._scrapy.responses",
+    "SoupSpiderMiddleware": "scrapy_soup._scrapy.middlewares",
     "SoupXmlResponse": "scrapy_soup._scrapy.responses",
     "soup_of": "scrapy_soup._scrapy.responses",
-    "AbsoluteLinksPipeline": "scrapy_soup._scrapy.pipelines",
-    "CleanHtmlPipeline": "scrapy_soup._scrapy.pipelines",
 }
 
-__all__ = sorted(
-    [
-        "AttributeValueList",
-        "BeautifulSoup",
-        "CData",
-        "Comment",
-        "Declaration",
-        "Doctype",
-        "FeatureNotFound",
-        "Formatter",
-        "HTMLFormatter",
-        "MarkupResemblesLocatorWarning",
-        "NavigableString",
-        "PageElement",
-        "ParserRejectedMarkup",
-        "PreformattedString",
-        "ProcessingInstruction",
-        "RubyParenthesisString",
-        "RubyTextString",
-        "Script",
-        "Soup",
-        "Stylesheet",
-        "Tag",
-        "TemplateString",
-        "XMLFormatter",
-        "XMLProcessingInstruction",
-        *_SCRAPY_NAMES,
-    ]
-)
+__all__ = [
+    "CSS",
+    "EPUB_POLICY",
+    "POLICIES",
+    "STRICT_POLICY",
+    "AbsoluteLinksPipeline",
+    "Addon",
+    "AttributeResemblesVariableWarning",
+    "AttributeValueList",
+    "BeautifulSoup",
+    "CData",
+    "CleanHtmlPipeline",
+    "CleanPolicy",
+    "CleanStats",
+    "Comment",
+    "Declaration",
+    "Doctype",
+    "ElementFilter",
+    "FeatureNotFound",
+    "Formatter",
+    "HTMLFormatter",
+    "MarkupResemblesLocatorWarning",
+    "NavigableString",
+    "PageElement",
+    "ParserRejectedMarkup",
+    "PreformattedString",
+    "ProcessingInstruction",
+    "ResultSet",
+    "RubyParenthesisString",
+    "RubyTextString",
+    "Script",
+    "SelectorError",
+    "Soup",
+    "SoupDownloaderMiddleware",
+    "SoupHtmlResponse",
+    "SoupSpiderMiddleware",
+    "SoupStrainer",
+    "SoupXmlResponse",
+    "Stylesheet",
+    "Tag",
+    "TemplateString",
+    "XMLFormatter",
+    "XMLProcessingInstruction",
+    "absolutize_element",
+    "absolutize_links",
+    "clean",
+    "clean_element",
+    "get_policy",
+    "soup_of",
+]
 
 
 def __getattr__(name: str) -> Any:

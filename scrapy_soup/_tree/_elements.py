@@ -773,7 +773,7 @@ class Tag(PageElement):
             values = [v for v in (v.strip() for v in values) if v]
         return separator.join(values)
 
-    getText = get_text  # noqa: N815
+    getText = get_text
 
     @property
     def text(self) -> str:
