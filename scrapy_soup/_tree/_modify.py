@@ -1,9 +1,827 @@
-"""Tree editing (placeholder until the modify module lands)."""
+"""Tree editing: bs4's modification API, written straight through to lxml.
+
+Every edit changes the lxml tree the soup is a view of, so ``response.css()``
+and XPath see it at once.  Two facts of lxml's model shape the code:
+
+- Text is not a node: it lives in an element's ``.text`` (before its first
+  child) and each child's ``.tail`` (after it).  Two strings can therefore
+  never be neighbours: inserting a string next to a string, or removing the
+  node between two strings, joins them into one slot.  The output is what
+  bs4 prints (bs4 prints neighbouring strings one after the other); only
+  ``.contents`` shows one string where bs4 shows two.
+- A string object remembers its slot.  When an edit moves a text to another
+  slot (``insert(0, tag)`` moves the parent's ``.text`` into the new tag's
+  ``.tail``), the string object is re-bound to its new slot, so objects the
+  caller holds keep working; a string that was joined with another is left
+  detached (its text lives on in the joined string).
+
+Simple edits around an element (``insert_before``, ``replace_with``,
+``extract``, ``append``, ...) are a few lxml calls.  Edits that address
+children by position, or whose anchor is a string, take a snapshot of the
+parent's contents (bs4's list), apply bs4's list operations to it, and write
+the list back (`_write_back`).
+"""
 
 from __future__ import annotations
 
+import copy
+import re
+import warnings
+import weakref
+from collections.abc import Iterable
+from typing import Any
+
+from lxml import etree
+
+from . import _elements as _E
+
+#: Characters lxml refuses in text and attribute values (not XML characters).
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+#: Wrappers marked by `decompose`, by id (Tags hash by their markup).
+_DECOMPOSED: dict[int, weakref.ref[Any]] = {}
+
+_FULL_DOCUMENT_MESSAGE = (
+    "the top level of a full html/xml soup (doctype, comments, the root "
+    "element) cannot be edited: edit the root element's contents, or use a "
+    "fragment soup (features='fragment' or 'html.parser')"
+)
+
+
+def xml_safe(text: str) -> str:
+    """``text`` as lxml accepts it: NUL becomes U+FFFD, other control characters go.
+
+    libxml2 turns NUL into U+FFFD when it parses HTML; lxml's API refuses the
+    other C0 control characters (and lone surrogates, U+FFFE, U+FFFF), which
+    bs4 would keep.  Dropping them keeps every edit possible.
+    """
+    if _NOT_XML.search(text) is None:
+        return text
+    return _NOT_XML.sub(lambda m: "\ufffd" if m.group() == "\x00" else "", text)
+
+
+def _soup_class() -> type[Any]:
+    from ._soup import Soup
+
+    return Soup
+
+
+# ---------------------------------------------------------------------------
+# slots and string bindings
+
+
+def _slot_raw(owner: Any, is_tail: bool) -> str | None:
+    return owner.tail if is_tail else owner.text  # type: ignore[no-any-return]
+
+
+def _set_raw(owner: Any, is_tail: bool, value: str | None) -> str | None:
+    if value:
+        value = xml_safe(value)
+    if not value:
+        value = None
+    if is_tail:
+        owner.tail = value
+    else:
+        owner.text = value
+    return value
+
+
+def _slot_value(owner: Any, is_tail: bool, is_xml: bool) -> str:
+    """The text of a slot as bs4 holds it (whitespace-only text collapsed)."""
+    raw = _slot_raw(owner, is_tail)
+    if not raw:
+        return ""
+    if raw.strip(_E.ASCII_SPACES):
+        return raw
+    parent = owner.getparent() if is_tail else owner
+    return _E.normalize_text(raw, parent, is_xml)
+
+
+def _unbind(string: Any) -> None:
+    """Detach a string object from its slot (the slot itself is not touched)."""
+    owner = string._owner
+    if owner is not None:
+        key = (owner, string._tail)
+        ref = _E._STRING_REFS.get(key)
+        if ref is not None and ref() is string:
+            del _E._STRING_REFS[key]
+    string._owner = None
+    string._tail = False
+    string._raw = None
+
+
+def _bind(string: Any, owner: Any, is_tail: bool, raw: str, doc: Any) -> None:
+    """Make ``string`` the object of slot (owner, is_tail), which holds ``raw``."""
+    _unbind(string)
+    string._owner = owner
+    string._tail = is_tail
+    string._raw = raw
+    string._doc = doc
+    _E.remember_string(owner, is_tail, string)
+
+
+def _forget_slot(owner: Any, is_tail: bool) -> None:
+    """Unbind whatever string object is cached for a slot whose text changes."""
+    ref = _E._STRING_REFS.get((owner, is_tail))
+    if ref is not None:
+        found = ref()
+        if found is not None and found._owner is owner and found._tail == is_tail:
+            _unbind(found)
+        else:
+            _E._STRING_REFS.pop((owner, is_tail), None)
+
+
+def _add_text(
+    owner: Any, is_tail: bool, string: Any, doc: Any, at_end: bool = True
+) -> None:
+    """Put ``string`` at the end (or start) of a slot, joining a text already there."""
+    is_xml = doc is not None and doc.is_xml
+    before = _slot_raw(owner, is_tail)
+    if not before:
+        raw = _set_raw(owner, is_tail, str(string))
+        _forget_slot(owner, is_tail)
+        if raw is not None and raw == str(string):
+            _bind(string, owner, is_tail, raw, doc)
+        return
+    old = _slot_value(owner, is_tail, is_xml)
+    _forget_slot(owner, is_tail)
+    _set_raw(owner, is_tail, old + string if at_end else string + old)
+
+
+# ---------------------------------------------------------------------------
+# nodes
+
+
+def _is_node(x: Any) -> bool:
+    """Whether ``x`` is (or will be) an lxml node: a tag, comment or PI."""
+    if isinstance(x, _E.NavigableString):
+        return x._el is not None or isinstance(
+            x, (_E.Comment, _E.ProcessingInstruction)
+        )
+    return True
+
+
+def _is_full_document(x: Any) -> bool:
+    return isinstance(x, _soup_class()) and x._el is None
+
+
+def _parent_el(parent: Any) -> Any:
+    """The lxml element holding a parent's children (refusing a full document)."""
+    if _is_full_document(parent):
+        raise ValueError(_FULL_DOCUMENT_MESSAGE)
+    return parent._el
+
+
+def _mark_decomposed(x: Any) -> None:
+    key = id(x)
+    _DECOMPOSED[key] = weakref.ref(x, lambda _r: _DECOMPOSED.pop(key, None))
+
+
+def _normalize_arg(arg: Any) -> Any:
+    """bs4's checks and conversions for a node about to be inserted."""
+    if arg is None:
+        raise ValueError("Cannot insert None into a tag.")
+    if isinstance(arg, str) and not isinstance(arg, _E.NavigableString):
+        return _E.NavigableString(arg)
+    if not isinstance(arg, _E.PageElement):
+        raise TypeError(
+            f"Cannot insert a {type(arg).__name__} into a tag: "
+            "give a Tag, a NavigableString or a str"
+        )
+    if arg.decomposed:
+        raise ValueError("Cannot insert a decomposed element.")
+    if _is_full_document(arg):
+        raise ValueError(
+            "Cannot insert a full html/xml soup: insert a fragment soup "
+            "(features='fragment' or 'html.parser') or the root's contents"
+        )
+    return arg
+
+
+def _check_not_ancestor(arg: Any, target_el: Any) -> None:
+    """Refuse to put a tag inside itself or inside one of its descendants."""
+    if isinstance(arg, _E.Tag) and not isinstance(arg, _soup_class()):
+        el = arg._el
+        if el is target_el:
+            raise ValueError("Cannot insert a tag into itself.")
+        for ancestor in target_el.iterancestors():
+            if ancestor is el:
+                raise ValueError("Cannot insert a tag into one of its descendants.")
+
+
+def _prepare(arg: Any, doc: Any) -> Any:
+    """Give a detached comment or processing instruction an lxml node of its own."""
+    if isinstance(arg, _E.NavigableString):
+        if arg._el is not None:
+            return arg
+        node: Any
+        if isinstance(arg, _E.Comment):
+            try:
+                node = etree.Comment(xml_safe(str(arg)))
+            except ValueError as exc:
+                raise ValueError(f"lxml cannot hold this comment: {exc}") from exc
+        elif isinstance(arg, _E.ProcessingInstruction):
+            target, _, rest = str(arg).partition(" ")
+            if isinstance(arg, _E.XMLProcessingInstruction) and rest.endswith("?"):
+                rest = rest[:-1]
+            node = etree.ProcessingInstruction(target, xml_safe(rest) or None)
+        elif isinstance(arg, (_E.CData, _E.Doctype, _E.Declaration)):
+            raise NotImplementedError(
+                f"Cannot insert a {type(arg).__name__} inside a tag: lxml keeps "
+                "text, comments and processing instructions only"
+            )
+        else:
+            return arg
+        arg._el = node
+        arg._doc = doc
+        arg._raw = str(arg)
+        _E.remember(node, arg)
+        return arg
+    return arg
+
+
+def _adopt(item: Any, doc: Any) -> None:
+    """Point the wrappers of a node moved in from another document at ``doc``."""
+    if item._doc is doc:
+        return
+    item._doc = doc
+    node = item._el
+    if not isinstance(node.tag, str):
+        return
+    for n in node.iter():
+        wrapper = _E.cached_wrapper(n)
+        if wrapper is not None:
+            wrapper._doc = doc
+        for is_tail in (False, True):
+            string = _E.cached_string(n, is_tail)
+            if string is not None:
+                string._doc = doc
+
+
+def _remove_node(node: Any, is_xml: bool) -> None:
+    """Take an lxml node out of its parent; its tail joins the slot before it."""
+    parent = node.getparent()
+    tail = node.tail
+    if not tail:
+        parent.remove(node)
+        return
+    prev = node.getprevious()
+    owner, is_tail = (prev, True) if prev is not None else (parent, False)
+    if _slot_raw(owner, is_tail):
+        merged = _slot_value(owner, is_tail, is_xml) + _slot_value(node, True, is_xml)
+        _forget_slot(owner, is_tail)
+        _forget_slot(node, True)
+        node.tail = None
+        parent.remove(node)
+        _set_raw(owner, is_tail, merged)
+        return
+    string = _E.cached_string(node, True)
+    node.tail = None
+    parent.remove(node)
+    _set_raw(owner, is_tail, tail)
+    if string is not None and string._owner is node and string._raw == tail:
+        _bind(string, owner, is_tail, tail, string._doc)
+    else:
+        _forget_slot(node, True)
+
+
+def _detach(x: Any) -> None:
+    """Take ``x`` out of the tree, wherever it is (bs4's ``extract``)."""
+    if isinstance(x, _E.NavigableString) and x._el is None:
+        owner = x._owner
+        if owner is None:
+            doc = x._doc
+            if doc is not None and doc._is_top_level_string(x):
+                raise ValueError(_FULL_DOCUMENT_MESSAGE)
+            return
+        if x._is_live():
+            _set_raw(owner, x._tail, None)
+        _unbind(x)
+        return
+    node = x._el
+    if node.getparent() is None:
+        doc = x._doc
+        if doc is not None and doc._is_top_level(node):
+            raise ValueError(_FULL_DOCUMENT_MESSAGE)
+        return
+    doc = x._doc
+    _remove_node(node, doc is not None and doc.is_xml)
+
+
+def _index_in(items: list[Any], x: Any) -> int | None:
+    for i, item in enumerate(items):
+        if item is x:
+            return i
+    return None
+
+
+def _write_back(parent: Any, items: list[Any]) -> None:
+    """Make a parent's lxml children and text slots equal to bs4's list ``items``.
+
+    Neighbouring strings join into one slot.  A slot that keeps exactly the
+    string object it held is left as it is (its raw text included).
+    """
+    el = parent._el
+    doc = parent._doc
+    nodes: list[Any] = []
+    slots: list[list[Any]] = []
+    pieces: list[Any] = []
+    for item in items:
+        if isinstance(item, _E.NavigableString) and item._el is None:
+            pieces.append(item)
+        else:
+            slots.append(pieces)
+            pieces = []
+            nodes.append(item._el)
+    slots.append(pieces)
+    owners: list[tuple[Any, bool]] = [(el, False)]
+    owners.extend((n, True) for n in nodes)
+    old_nodes = list(el)
+    old_owners: list[tuple[Any, bool]] = [(el, False)]
+    old_owners.extend((n, True) for n in old_nodes)
+    kept: list[str | None] = []
+    for (owner, is_tail), group in zip(owners, slots, strict=True):
+        raw: str | None = None
+        if len(group) == 1:
+            s = group[0]
+            if s._owner is owner and s._tail == is_tail:
+                current = _slot_raw(owner, is_tail)
+                if current and s._raw == current:
+                    raw = current
+        kept.append(raw)
+    keep_ids = {
+        id(group[0]) for group, raw in zip(slots, kept, strict=True) if raw is not None
+    }
+    for owner, is_tail in old_owners:
+        _forget_slot_unless(owner, is_tail, keep_ids)
+    for group in slots:
+        for s in group:
+            if id(s) not in keep_ids:
+                _unbind(s)
+    reorder = len(old_nodes) != len(nodes) or any(
+        a is not b for a, b in zip(old_nodes, nodes, strict=False)
+    )
+    if reorder:
+        for n in old_nodes:
+            n.tail = None
+        for n in nodes:
+            n.tail = None
+        el[:] = nodes
+    for (owner, is_tail), group, raw in zip(owners, slots, kept, strict=True):
+        if raw is not None:
+            if reorder:
+                _set_raw(owner, is_tail, raw)
+            continue
+        if not group:
+            _set_raw(owner, is_tail, None)
+            continue
+        value = "".join(group)
+        written = _set_raw(owner, is_tail, value)
+        _E._STRING_REFS.pop((owner, is_tail), None)
+        if len(group) == 1 and written is not None and written == str(group[0]):
+            _bind(group[0], owner, is_tail, written, doc)
+    for item in items:
+        if not (isinstance(item, _E.NavigableString) and item._el is None):
+            _adopt(item, doc)
+
+
+def _forget_slot_unless(owner: Any, is_tail: bool, keep_ids: set[int]) -> None:
+    ref = _E._STRING_REFS.get((owner, is_tail))
+    if ref is None:
+        return
+    found = ref()
+    if found is not None and id(found) in keep_ids:
+        return
+    _forget_slot(owner, is_tail)
+
+
+def _list_insert(parent: Any, items: list[Any], position: int, arg: Any) -> list[Any]:
+    """bs4's ``Tag._insert`` on a snapshot of ``parent``'s contents."""
+    arg = _normalize_arg(arg)
+    if arg is parent:
+        raise ValueError("Cannot insert a tag into itself.")
+    if isinstance(arg, _soup_class()):
+        inserted: list[Any] = []
+        for child in list(arg.contents):
+            inserted.extend(_list_insert(parent, items, position, child))
+            position += 1
+        return inserted
+    _check_not_ancestor(arg, parent._el)
+    if position < 0:
+        position = max(0, len(items) + position)
+    position = min(position, len(items))
+    current = _index_in(items, arg)
+    if current is not None:
+        if current < position:
+            position -= 1
+        elif current == position:
+            return [arg]
+        del items[current]
+    else:
+        _detach(arg)
+    items.insert(position, _prepare(arg, parent._doc))
+    return [arg]
+
+
+def _insert_before_node(anchor: Any, arg: Any, doc: Any) -> list[Any]:
+    """Put ``arg`` right before the lxml node ``anchor`` (and after the text before it)."""
+    if isinstance(arg, _soup_class()):
+        inserted: list[Any] = []
+        for child in list(arg.contents):
+            inserted.extend(_insert_before_node(anchor, _normalize_arg(child), doc))
+        return inserted
+    _detach(arg)
+    if _is_node(arg):
+        item = _prepare(arg, doc)
+        node = item._el
+        node.tail = None
+        anchor.addprevious(node)
+        _adopt(item, doc)
+        return [arg]
+    prev = anchor.getprevious()
+    if prev is not None:
+        _add_text(prev, True, arg, doc)
+    else:
+        _add_text(anchor.getparent(), False, arg, doc)
+    return [arg]
+
+
+def _insert_after_node(anchor: Any, arg: Any, doc: Any) -> Any:
+    """Put the node ``arg`` right after ``anchor``, which hands it its tail; returns the node."""
+    _detach(arg)
+    item = _prepare(arg, doc)
+    node = item._el
+    tail = anchor.tail
+    string = _E.cached_string(anchor, True) if tail else None
+    anchor.tail = None
+    node.tail = None
+    anchor.addnext(node)
+    if tail:
+        node.tail = tail
+        if string is not None and string._owner is anchor and string._raw == tail:
+            _bind(string, node, True, tail, string._doc)
+        else:
+            _forget_slot(anchor, True)
+    _adopt(item, doc)
+    return node
+
+
+def _require_tag(me: Any, method: str) -> None:
+    if not isinstance(me, _E.Tag):
+        raise AttributeError(
+            f"'{type(me).__name__}' object has no attribute '{method}'"
+        )
+
 
 class ModifyMixin:
-    """Editing methods shared by tags and strings (stand-in)."""
+    """bs4's tree-editing methods, for tags and strings alike (tag-only ones check)."""
 
     __slots__ = ()
+
+    # -- state ---------------------------------------------------------------
+    @property
+    def decomposed(self) -> bool:
+        """Whether `decompose` was called on this node (or an ancestor)."""
+        ref = _DECOMPOSED.get(id(self))
+        return ref is not None and ref() is self
+
+    # -- taking out ------------------------------------------------------------
+    def extract(self, _self_index: int | None = None) -> Any:
+        """Take this node out of the tree and return it (bs4's ``extract``).
+
+        Unlike bs4, taking a node out from between two strings joins them.
+        """
+        me: Any = self
+        if isinstance(me, _soup_class()):
+            return me
+        _detach(me)
+        return me
+
+    def decompose(self) -> None:
+        """Take this node out and destroy it and everything in it (bs4's ``decompose``)."""
+        me: Any = self
+        me.extract()
+        _mark_decomposed(me)
+        if isinstance(me, _E.Tag):
+            el = me._el
+            for n in el.iter():
+                if n is not el:
+                    wrapper = _E.cached_wrapper(n)
+                    if wrapper is not None:
+                        _mark_decomposed(wrapper)
+                for is_tail in (False, True):
+                    string = _E.cached_string(n, is_tail)
+                    if string is not None:
+                        _mark_decomposed(string)
+                        _unbind(string)
+            el.clear()
+
+    # -- putting in ------------------------------------------------------------
+    def insert(self, position: int, *new_children: Any) -> list[Any]:
+        """Insert nodes at ``position`` among this tag's children (bs4's ``insert``).
+
+        Strings may be plain ``str``; nodes from this or another soup are
+        moved; a fragment soup gives its contents.
+        """
+        me: Any = self
+        _require_tag(me, "insert")
+        _parent_el(me)
+        items = me._contents_list()
+        inserted: list[Any] = []
+        try:
+            for child in new_children:
+                inserted.extend(_list_insert(me, items, position, child))
+                position += 1
+        finally:
+            _write_back(me, items)
+        return inserted
+
+    def append(self, tag: Any) -> Any:
+        """Add a node at the end of this tag's contents (bs4's ``append``)."""
+        me: Any = self
+        _require_tag(me, "append")
+        el = _parent_el(me)
+        arg = _normalize_arg(tag)
+        if isinstance(arg, _soup_class()):
+            return me.insert(len(me), arg)
+        if arg is me:
+            raise ValueError("Cannot insert a tag into itself.")
+        _check_not_ancestor(arg, el)
+        if _is_node(arg):
+            node = arg._el
+            if node is not None and node.getparent() is el:
+                return me.insert(len(me), arg)[0]
+            _detach(arg)
+            item = _prepare(arg, me._doc)
+            item._el.tail = None
+            el.append(item._el)
+            _adopt(item, me._doc)
+            return arg
+        if arg._owner is not None and arg.parent is me:
+            return me.insert(len(me), arg)[0]
+        _detach(arg)
+        if len(el):
+            _add_text(el[-1], True, arg, me._doc)
+        else:
+            _add_text(el, False, arg, me._doc)
+        return arg
+
+    def extend(self, tags: Iterable[Any] | Any) -> list[Any]:
+        """Append each of ``tags`` (a tag: its contents) (bs4's ``extend``)."""
+        me: Any = self
+        _require_tag(me, "extend")
+        tag_list: Iterable[Any]
+        if isinstance(tags, _E.Tag):
+            tag_list = list(tags.contents)
+        elif isinstance(tags, (_E.PageElement, str)):
+            warnings.warn(
+                "A single non-Tag item was passed into Tag.extend. "
+                "Use Tag.append instead.",
+                UserWarning,
+                stacklevel=2,
+            )
+            tag_list = [tags]
+        else:
+            tag_list = list(tags)
+        results: list[Any] = []
+        for tag in tag_list:
+            appended = me.append(tag)
+            if isinstance(appended, list):
+                results.extend(appended)
+            else:
+                results.append(appended)
+        return results
+
+    def insert_before(self, *args: Any) -> list[Any]:
+        """Put nodes right before this one, in order (bs4's ``insert_before``)."""
+        me: Any = self
+        parent = me.parent
+        if parent is None:
+            raise ValueError("Element has no parent, so 'before' has no meaning.")
+        if any(x is me for x in args):
+            raise ValueError("Can't insert an element before itself.")
+        target = _parent_el(parent)
+        normalized = [_normalize_arg(a) for a in args]
+        for arg in normalized:
+            _check_not_ancestor(arg, target)
+        if _is_node(me):
+            results: list[Any] = []
+            for arg in normalized:
+                results.extend(_insert_before_node(me._el, arg, parent._doc))
+            return results
+        items = parent._contents_list()
+        results = []
+        try:
+            for arg in normalized:
+                if not isinstance(arg, _soup_class()):
+                    current = _index_in(items, arg)
+                    if current is not None:
+                        del items[current]
+                    else:
+                        _detach(arg)
+                index = _index_in(items, me)
+                assert index is not None
+                results.extend(_list_insert(parent, items, index, arg))
+        finally:
+            _write_back(parent, items)
+        return results
+
+    def insert_after(self, *args: Any) -> list[Any]:
+        """Put nodes right after this one, in order (bs4's ``insert_after``)."""
+        me: Any = self
+        parent = me.parent
+        if parent is None:
+            raise ValueError("Element has no parent, so 'after' has no meaning.")
+        if any(x is me for x in args):
+            raise ValueError("Can't insert an element after itself.")
+        target = _parent_el(parent)
+        normalized = [_normalize_arg(a) for a in args]
+        for arg in normalized:
+            _check_not_ancestor(arg, target)
+        if _is_node(me) and all(
+            _is_node(a) and not isinstance(a, _soup_class()) for a in normalized
+        ):
+            anchor = me._el
+            for arg in normalized:
+                anchor = _insert_after_node(anchor, arg, parent._doc)
+            return normalized
+        items = parent._contents_list()
+        results: list[Any] = []
+        offset = 0
+        try:
+            for arg in normalized:
+                if not isinstance(arg, _soup_class()):
+                    current = _index_in(items, arg)
+                    if current is not None:
+                        del items[current]
+                    else:
+                        _detach(arg)
+                index = _index_in(items, me)
+                assert index is not None
+                results.extend(_list_insert(parent, items, index + 1 + offset, arg))
+                offset += 1
+        finally:
+            _write_back(parent, items)
+        return results
+
+    # -- replacing ---------------------------------------------------------------
+    def replace_with(self, *args: Any) -> Any:
+        """Put ``args`` where this node is and take it out (bs4's ``replace_with``)."""
+        me: Any = self
+        parent = me.parent
+        if parent is None:
+            raise ValueError(
+                "Cannot replace one element with another when the "
+                "element to be replaced is not part of a tree."
+            )
+        if len(args) == 1 and args[0] is me:
+            return me
+        if any(x is parent for x in args):
+            raise ValueError("Cannot replace a Tag with its parent.")
+        target = _parent_el(parent)
+        normalized = [_normalize_arg(a) for a in args]
+        for arg in normalized:
+            _check_not_ancestor(arg, target)
+        if _is_node(me) and not any(arg is me for arg in normalized):
+            for arg in normalized:
+                _insert_before_node(me._el, arg, parent._doc)
+            _detach(me)
+            return me
+        items = parent._contents_list()
+        try:
+            idx = _index_in(items, me)
+            assert idx is not None
+            del items[idx]
+            if not _is_node(me):
+                _unbind(me)
+            for k, arg in enumerate(normalized):
+                _list_insert(parent, items, idx + k, arg)
+        finally:
+            _write_back(parent, items)
+        return me
+
+    def replaceWith(self, *args: Any) -> Any:
+        """Deprecated alias of `replace_with`."""
+        warnings.warn(
+            "Call to deprecated method replaceWith. (Replaced by replace_with) "
+            "-- Deprecated since version 4.0.0.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.replace_with(*args)
+
+    def wrap(self, wrap_inside: Any) -> Any:
+        """Put this node inside ``wrap_inside``, which takes its place (bs4's ``wrap``)."""
+        me = self.replace_with(wrap_inside)
+        wrap_inside.append(me)
+        return wrap_inside
+
+    def unwrap(self) -> Any:
+        """Replace this tag with its contents (bs4's ``unwrap``)."""
+        me: Any = self
+        _require_tag(me, "unwrap")
+        parent = me.parent
+        if parent is None:
+            raise ValueError(
+                "Cannot replace an element with its contents when that "
+                "element is not part of a tree."
+            )
+        _parent_el(parent)
+        items = parent._contents_list()
+        index = _index_in(items, me)
+        assert index is not None
+        items[index : index + 1] = me._contents_list()
+        _write_back(parent, items)
+        el = me._el
+        _forget_slot(el, False)
+        el.text = None
+        return me
+
+    replace_with_children = unwrap
+
+    def replaceWithChildren(self) -> Any:
+        """Deprecated alias of `unwrap`."""
+        warnings.warn(
+            "Call to deprecated method replaceWithChildren. (Replaced by unwrap) "
+            "-- Deprecated since version 4.0.0.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.unwrap()
+
+    def clear(self, decompose: bool = False) -> None:
+        """Take out (or decompose) every child of this tag (bs4's ``clear``)."""
+        me: Any = self
+        _require_tag(me, "clear")
+        if decompose:
+            for child in me._contents_list():
+                child.decompose()
+            return
+        el = _parent_el(me)
+        _forget_slot(el, False)
+        el.text = None
+        for child in el:
+            _forget_slot(child, True)
+            child.tail = None
+        del el[:]
+
+    def smooth(self) -> None:
+        """Join neighbouring strings (bs4's ``smooth``): lxml already holds them joined."""
+        _require_tag(self, "smooth")
+
+    def _set_string(self, value: str) -> None:
+        """``tag.string = value``: the contents become that one string (bs4's setter)."""
+        me: Any = self
+        cls = type(value) if isinstance(value, _E.NavigableString) else None
+        me.clear()
+        string = (cls or _E.NavigableString)(str(value))
+        me.append(string)
+
+    # -- copying -------------------------------------------------------------------
+    def __copy__(self) -> Any:
+        """A detached deep copy (bs4: a copy of a tag is always deep)."""
+        me: Any = self
+        el = copy.deepcopy(me._el)
+        el.tail = None
+        clone = type(me)._wrap(el, me._doc)
+        _E.remember(el, clone)
+        return clone
+
+    def __deepcopy__(self, memo: Any) -> Any:
+        return self.__copy__()
+
+    # -- document methods ------------------------------------------------------
+    def new_tag(
+        self,
+        name: str,
+        namespace: str | None = None,
+        nsprefix: str | None = None,
+        attrs: dict[str, Any] | None = None,
+        sourceline: int | None = None,
+        sourcepos: int | None = None,
+        string: str | None = None,
+        **kwattrs: Any,
+    ) -> Any:
+        """A new detached tag of this soup (bs4's ``BeautifulSoup.new_tag``)."""
+        me: Any = self
+        if not isinstance(me, _soup_class()):
+            raise AttributeError(
+                f"'{type(me).__name__}' object has no attribute 'new_tag'"
+            )
+        qname = f"{{{namespace}}}{name}" if namespace else name
+        nsmap = {nsprefix: namespace} if namespace and me.is_xml else None
+        try:
+            el = etree.Element(qname, nsmap=nsmap)
+        except ValueError as exc:
+            raise ValueError(f"lxml cannot hold a tag named {name!r}: {exc}") from exc
+        tag = _E.Tag._wrap(el, me)
+        _E.remember(el, tag)
+        values = dict(attrs or {})
+        values.update(kwattrs)
+        if values:
+            view = tag.attrs
+            for key, value in values.items():
+                view[key] = value
+        if string is not None:
+            tag.string = string
+        return tag
