@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import weakref
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin
 
 from scrapy.exceptions import NotSupported
@@ -272,4 +272,4 @@ def soup_of(response: Response) -> Soup:
     soup = _foreign_soups.get(response)
     if soup is None:
         soup = _foreign_soups[response] = _build_soup(response)
-    return cast("Soup", soup)
+    return soup
