@@ -182,7 +182,7 @@ class AttrsView(MutableMapping[str, Any]):
         del self._el.attrib[key]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._el.attrib.keys())  # type: ignore[arg-type]
+        return iter(self._el.attrib.keys())
 
     def __len__(self) -> int:
         return len(self._el.attrib)

@@ -51,16 +51,16 @@ _ENTITY = etree._Entity
 #: weak references, read inline: ``WeakValueDictionary``'s Python-level
 #: methods cost more than the rest of ``wrap()`` together.  An entry holds
 #: the lxml proxy only as long as its wrapper lives.
-_WRAPPER_REFS: dict[Any, weakref.KeyedRef] = {}
-_STRING_REFS: dict[tuple[Any, bool], weakref.KeyedRef] = {}
+_WRAPPER_REFS: dict[Any, weakref.KeyedRef[Any, Any]] = {}
+_STRING_REFS: dict[tuple[Any, bool], weakref.KeyedRef[Any, Any]] = {}
 
 
-def _forget_wrapper(ref: weakref.KeyedRef) -> None:
+def _forget_wrapper(ref: weakref.KeyedRef[Any, Any]) -> None:
     if _WRAPPER_REFS.get(ref.key) is ref:
         del _WRAPPER_REFS[ref.key]
 
 
-def _forget_string(ref: weakref.KeyedRef) -> None:
+def _forget_string(ref: weakref.KeyedRef[Any, Any]) -> None:
     if _STRING_REFS.get(ref.key) is ref:
         del _STRING_REFS[ref.key]
 
@@ -608,7 +608,7 @@ class Tag(PageElement):
         return None
 
     @property
-    def known_xml(self) -> bool:  # type: ignore[override]
+    def known_xml(self) -> bool:
         """Whether this tag comes from an XML document."""
         return self._is_xml
 
@@ -892,35 +892,39 @@ class Tag(PageElement):
         return self.decode()
 
 
-def _node_next_sibling(wrapper: Any, el: Any) -> Any:
+def _node_next_sibling(wrapper: Any, el: Any) -> PageElement | None:
     doc = wrapper._doc
+    found: PageElement | None = None
     if el.getparent() is None:
-        return doc._top_level_sibling(wrapper, 1) if doc is not None else None
-    raw = el.tail
-    if raw:
-        return text_string(el, True, doc, raw)
-    following = el.getnext()
-    return wrap(following, doc) if following is not None else None
+        if doc is not None:
+            found = doc._top_level_sibling(wrapper, 1)
+    elif el.tail:
+        found = text_string(el, True, doc, el.tail)
+    else:
+        following = el.getnext()
+        if following is not None:
+            found = wrap(following, doc)
+    return found
 
 
-def _node_previous_sibling(wrapper: Any, el: Any) -> Any:
+def _node_previous_sibling(wrapper: Any, el: Any) -> PageElement | None:
     doc = wrapper._doc
     parent = el.getparent()
+    found: PageElement | None = None
     if parent is None:
-        return doc._top_level_sibling(wrapper, -1) if doc is not None else None
+        if doc is not None:
+            found = doc._top_level_sibling(wrapper, -1)
+        return found
     preceding = el.getprevious()
     if preceding is not None:
         raw = preceding.tail
-        if raw:
-            return text_string(preceding, True, doc, raw)
-        return wrap(preceding, doc)
-    raw = parent.text
-    if raw:
-        return text_string(parent, False, doc, raw)
-    return None
+        found = text_string(preceding, True, doc, raw) if raw else wrap(preceding, doc)
+    elif parent.text:
+        found = text_string(parent, False, doc, parent.text)
+    return found
 
 
-class NavigableString(str, PageElement):
+class NavigableString(str, PageElement):  # type: ignore[misc]
     """A string of the page (bs4's ``NavigableString``): a ``str`` that knows its place.
 
     Its ``.name`` is None (never an AttributeError), so code walking mixed
@@ -986,7 +990,7 @@ class NavigableString(str, PageElement):
         obj._doc = doc
         return obj
 
-    def __getnewargs__(self) -> tuple[str]:  # type: ignore[override]
+    def __getnewargs__(self) -> tuple[str]:
         return (str(self),)
 
     def __reduce__(self) -> Any:
@@ -1058,13 +1062,13 @@ class NavigableString(str, PageElement):
         """Whether the slot still holds the text this string was read from."""
         owner = self._owner
         raw = owner.tail if self._tail else owner.text
-        return raw == self._raw
+        return bool(raw == self._raw)
 
     @property
     def next_sibling(self) -> PageElement | None:
         el = self._el
         if el is not None:
-            return _node_next_sibling(self, el)  # type: ignore[no-any-return]
+            return _node_next_sibling(self, el)
         owner = self._owner
         if owner is not None:
             if not self._is_live():
@@ -1083,7 +1087,7 @@ class NavigableString(str, PageElement):
     def previous_sibling(self) -> PageElement | None:
         el = self._el
         if el is not None:
-            return _node_previous_sibling(self, el)  # type: ignore[no-any-return]
+            return _node_previous_sibling(self, el)
         owner = self._owner
         if owner is not None:
             if not self._is_live() or not self._tail:
@@ -1125,10 +1129,10 @@ class NavigableString(str, PageElement):
         return str.__hash__(self)
 
     def __eq__(self, other: object) -> bool:
-        return str.__eq__(self, other)  # type: ignore[no-any-return]
+        return str.__eq__(self, other)
 
     def __ne__(self, other: object) -> bool:
-        return str.__ne__(self, other)  # type: ignore[no-any-return]
+        return str.__ne__(self, other)
 
 
 class PreformattedString(NavigableString):
@@ -1187,7 +1191,7 @@ class Doctype(PreformattedString):
         cls, name: str, pub_id: str | None, system_id: str | None
     ) -> Doctype:
         """The doctype for a name, public id and system id, as bs4 builds it."""
-        return cls(cls._string_for_name_and_ids(name, pub_id, system_id))  # type: ignore[return-value]
+        return cls(cls._string_for_name_and_ids(name, pub_id, system_id))
 
     @classmethod
     def _string_for_name_and_ids(

@@ -454,8 +454,8 @@ def main_text_values(node: Tag) -> list[str]:
         elif not may_preserve:
             append("\n" if "\n" in value else " ")
         else:
-            parent = value.getparent()  # type: ignore[union-attr]
-            if value.is_tail:  # type: ignore[union-attr]
+            parent = value.getparent()
+            if value.is_tail:
                 parent = parent.getparent()
             append(normalize_text(str(value), parent, is_xml))
     if trailer:
@@ -485,9 +485,9 @@ def iter_strings(node: Tag, strip: bool, types: Any) -> Iterator[str]:
         elif isinstance(event[4], NavigableString):
             yield event[4]
         elif event[5] is None:
-            yield wrap(event[4], node._doc)  # type: ignore[no-any-return]
+            yield wrap(event[4], node._doc)
         else:
-            yield text_string(event[4], event[5], node._doc)  # type: ignore[no-any-return]
+            yield text_string(event[4], event[5], node._doc)
 
 
 def structurally_equal(a: Tag, b: Tag) -> bool:

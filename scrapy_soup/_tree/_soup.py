@@ -189,11 +189,11 @@ class Soup(Tag):
             parser.feed("<html><body>")
             if markup:
                 parser.feed(markup)
-            root = parser.close()
-            body = root.find("body")
-            self._set_container(body if body is not None else root)
+            container = parser.close()
+            body = container.find("body")
+            self._set_container(body if body is not None else container)
             return
-        root = None
+        root: Any = None
         if markup:
             parser.feed(markup)
             try:
@@ -204,7 +204,7 @@ class Soup(Tag):
 
     def _parse_xml_bytes(self, data: bytes, encoding: str | None) -> None:
         parser = xml_parser()
-        root = None
+        root: Any = None
         if data.strip():
             try:
                 root = etree.fromstring(data, parser)
