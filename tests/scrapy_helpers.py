@@ -184,16 +184,15 @@ BASE_SETTINGS: dict[str, Any] = {
     "CLOSESPIDER_TIMEOUT": 120,
 }
 
-ADDON_SETTINGS: dict[str, Any] = {"ADDONS": {"scrapy_soup._scrapy.Addon": 0}}
+#: As the README says to enable it: the public, lazily imported names.
+ADDON_SETTINGS: dict[str, Any] = {"ADDONS": {"scrapy_soup.Addon": 0}}
 
 MANUAL_SETTINGS: dict[str, Any] = {
-    "DOWNLOADER_MIDDLEWARES": {
-        "scrapy_soup._scrapy.middlewares.SoupDownloaderMiddleware": 45
-    },
-    "SPIDER_MIDDLEWARES": {"scrapy_soup._scrapy.middlewares.SoupSpiderMiddleware": 30},
+    "DOWNLOADER_MIDDLEWARES": {"scrapy_soup.SoupDownloaderMiddleware": 45},
+    "SPIDER_MIDDLEWARES": {"scrapy_soup.SoupSpiderMiddleware": 30},
     "ITEM_PIPELINES": {
-        "scrapy_soup._scrapy.pipelines.AbsoluteLinksPipeline": 800,
-        "scrapy_soup._scrapy.pipelines.CleanHtmlPipeline": 810,
+        "scrapy_soup.AbsoluteLinksPipeline": 800,
+        "scrapy_soup.CleanHtmlPipeline": 810,
     },
 }
 

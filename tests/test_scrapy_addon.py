@@ -19,10 +19,11 @@ from scrapy_soup._scrapy import (
 from scrapy_soup._scrapy._config import DEFAULTS, Config
 from scrapy_soup._scrapy.addon import COMPONENTS
 
-ADDON = {"ADDONS": {"scrapy_soup._scrapy.Addon": 0}}
-DM = "scrapy_soup._scrapy.middlewares.SoupDownloaderMiddleware"
+ADDON = {"ADDONS": {"scrapy_soup.Addon": 0}}
+# Disabling works with the public name and with the full module path.
+DM = "scrapy_soup.SoupDownloaderMiddleware"
 SM = "scrapy_soup._scrapy.middlewares.SoupSpiderMiddleware"
-LINKS = "scrapy_soup._scrapy.pipelines.AbsoluteLinksPipeline"
+LINKS = "scrapy_soup.AbsoluteLinksPipeline"
 CLEAN = "scrapy_soup._scrapy.pipelines.CleanHtmlPipeline"
 
 

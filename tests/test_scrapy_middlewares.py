@@ -397,7 +397,7 @@ def test_scrapy_shell_gives_response_soup(server: PageServer, tmp_path: Path) ->
             server.url("/base.html"),
             "--nolog",
             "-s",
-            'ADDONS={"scrapy_soup._scrapy.Addon": 0}',
+            'ADDONS={"scrapy_soup.Addon": 0}',
             "-c",
             code,
         ],
@@ -432,7 +432,7 @@ def test_scrapy_parse_gives_response_soup(server: PageServer, tmp_path: Path) ->
     (project / "__init__.py").write_text("")
     (project / "settings.py").write_text(
         'SPIDER_MODULES = ["soupproj.spiders"]\n'
-        'ADDONS = {"scrapy_soup._scrapy.Addon": 0}\n'
+        'ADDONS = {"scrapy_soup.Addon": 0}\n'
         "TELNETCONSOLE_ENABLED = False\n"
     )
     (project / "spiders" / "__init__.py").write_text("")

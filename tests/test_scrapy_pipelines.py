@@ -19,7 +19,7 @@ import pytest
 from scrapy_helpers import ADDON_SETTINGS, CrawlResult, Page, PageServer, run_crawl
 
 SM = "scrapy_soup._scrapy.middlewares.SoupSpiderMiddleware"
-CLEAN = "scrapy_soup._scrapy.pipelines.CleanHtmlPipeline"
+CLEAN = "scrapy_soup.CleanHtmlPipeline"
 
 ARTICLE = """
 <article id="main">

@@ -16,7 +16,14 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin
 
 from scrapy.exceptions import NotSupported
-from scrapy.http import HtmlResponse, Request, Response, TextResponse, XmlResponse
+from scrapy.http import (
+    HtmlResponse,
+    JsonResponse,
+    Request,
+    Response,
+    TextResponse,
+    XmlResponse,
+)
 from w3lib.url import safe_url_string
 
 if TYPE_CHECKING:
@@ -101,6 +108,12 @@ def _build_soup(response: TextResponse) -> Soup:
     from scrapy_soup._tree._soup import Soup
 
     features = "xml" if isinstance(response, XmlResponse) else "html"
+    if isinstance(response, JsonResponse):
+        # Scrapy < 2.14 would parse the JSON text as HTML; later ones read it
+        # as JSON (the selector below then has no element tree).
+        raise NotSupported(
+            "Response content isn't HTML or XML (JsonResponse read as json)"
+        )
     selector = response.selector
     if getattr(selector, "type", "html") not in ("html", "xml"):
         # parsel reads JSON responses as JSON (its root is a dict or list).
