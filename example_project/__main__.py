@@ -126,7 +126,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # The Scrapy project is the ``bookshop`` package next to scrapy.cfg, as
     # ``scrapy crawl`` run in that directory would import it.
     sys.path.insert(0, str(PROJECT_DIR))
-    from bookshop.localsite import serve_site  # type: ignore[import-not-found]
+    from bookshop.localsite import serve_site
     from scrapy.crawler import CrawlerProcess
     from scrapy.settings import Settings
 

@@ -345,6 +345,7 @@ def test_local_site_serves_like_a_static_server() -> None:
             with pytest.raises(urllib.error.HTTPError) as error:
                 urllib.request.urlopen(site.url + missing)
             assert error.value.code == 404
+            error.value.close()  # it holds the socket
     finally:
         site.stop()
 
@@ -393,8 +394,12 @@ def test_readme_commands_in_a_fresh_venv(tmp_path: Path) -> None:
     so CI downloads the dependencies once.
     """
     main_command, test_command = readme_commands()
-    clone = tmp_path / "scrapy_soup"
+    clone = tmp_path / REPO_DIR.name
     shutil.copytree(REPO_DIR, clone, ignore=IGNORED)
+    # Tests read the shared page corpus beside the repository (../shared).
+    shared = REPO_DIR.parent / "shared"
+    if shared.is_dir():
+        (tmp_path / "shared").symlink_to(shared, target_is_directory=True)
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     bindir = venv / ("Scripts" if os.name == "nt" else "bin")

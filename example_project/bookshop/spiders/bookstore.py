@@ -14,7 +14,9 @@ from collections.abc import Iterator
 from typing import Any
 
 import scrapy
-from scrapy.http import Response, XmlResponse
+from scrapy.http import Response
+
+from scrapy_soup import SoupHtmlResponse, SoupXmlResponse
 
 from ..items import BookItem, ImageItem, PageItem, PostItem
 from ..sitespider import SiteSpider
@@ -37,12 +39,12 @@ class BookstoreSpider(SiteSpider):
 
     def parse(self, response: Response, **kwargs: Any) -> Iterator[Any]:
         """Dispatch on the page kind, then follow the page's links."""
-        if isinstance(response, XmlResponse):
+        if isinstance(response, SoupXmlResponse):
             yield from self.parse_sitemap(response)
             return
-        if not hasattr(response, "soup"):
+        if not isinstance(response, SoupHtmlResponse):
             # Neither HTML nor XML (plain text, JSON, ...): scrapy_soup's
-            # middleware left it a plain response, with no soup to read.
+            # middleware left it a plain Scrapy response, with no soup.
             return
         soup = response.soup
         if book := soup.find("article", class_="book"):
@@ -53,7 +55,7 @@ class BookstoreSpider(SiteSpider):
             yield self.page(response)
         yield from self.follow_links(response)
 
-    def follow_links(self, response: Response) -> Iterator[scrapy.Request]:
+    def follow_links(self, response: SoupHtmlResponse) -> Iterator[scrapy.Request]:
         soup = response.soup
         # href=True: every <a> that has an href, whatever its value.
         for a in soup.find_all("a", href=True):
@@ -68,7 +70,7 @@ class BookstoreSpider(SiteSpider):
             if self.wants(response.urljoin(img["src"])):
                 yield response.follow(img, self.parse_image)
 
-    def parse_sitemap(self, response: XmlResponse) -> Iterator[scrapy.Request]:
+    def parse_sitemap(self, response: SoupXmlResponse) -> Iterator[scrapy.Request]:
         """A sitemap is an XmlResponse: its soup is an XML soup (bs4's "xml")."""
         for loc in response.soup.find_all("loc"):
             url = loc.get_text(strip=True)
@@ -80,12 +82,14 @@ class BookstoreSpider(SiteSpider):
         yield ImageItem(
             type="image",
             url=response.url,
-            content_type=response.headers.get("Content-Type", b"").decode("latin-1"),
+            content_type=(response.headers.get("Content-Type") or b"").decode(
+                "latin-1"
+            ),
             size=len(response.body),
         )
 
     # -- items -------------------------------------------------------------
-    def book(self, response: Response, book: Any) -> BookItem:
+    def book(self, response: SoupHtmlResponse, book: Any) -> BookItem:
         soup = response.soup
         # The first <b> of a book page is its price; class is multi-valued,
         # so it reads as a list, as in bs4: ['price', 'in-stock'].
@@ -129,7 +133,7 @@ class BookstoreSpider(SiteSpider):
             description=description,
         )
 
-    def post(self, response: Response, post: Any) -> PostItem:
+    def post(self, response: SoupHtmlResponse, post: Any) -> PostItem:
         body = post.find("div", class_="entry-content")
         when = post.find("time")
         return PostItem(
@@ -142,7 +146,7 @@ class BookstoreSpider(SiteSpider):
             body=body,
         )
 
-    def page(self, response: Response) -> PageItem:
+    def page(self, response: SoupHtmlResponse) -> PageItem:
         soup = response.soup
         content = soup.find("main") or soup.find("article") or soup.body
         return PageItem(

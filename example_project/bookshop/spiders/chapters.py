@@ -20,6 +20,8 @@ from urllib.parse import urljoin
 import scrapy
 from scrapy.http import Response
 
+from scrapy_soup import SoupHtmlResponse, SoupXmlResponse, soup_of
+
 from ..items import ChapterItem
 from ..sitespider import SiteSpider
 
@@ -47,15 +49,22 @@ class ChaptersSpider(SiteSpider):
         url = self.start_url
         if not url.endswith(".xml"):
             url = urljoin(url, "/sitemap.xml")
-        yield scrapy.Request(url, self.parse)
+        yield scrapy.Request(url, self.parse_sitemap)
 
-    def parse(self, response: Response, **kwargs: Any) -> Iterator[scrapy.Request]:
+    def parse_sitemap(self, response: Response) -> Iterator[scrapy.Request]:
         """Follow the sitemap's matching ``<loc>``s, numbering them in order."""
-        soup = response.soup  # an XmlResponse: bs4's "xml" mode
+        if isinstance(response, SoupXmlResponse):
+            soup = response.soup  # an XmlResponse: bs4's "xml" mode
+        else:
+            # Some servers send sitemaps as text/plain: soup_of() gives any
+            # TextResponse a soup (and raises NotSupported for binary ones).
+            soup = soup_of(response)
         # A sitemap index lists more sitemaps.
         for sitemap in soup.find_all("sitemap"):
             if sitemap.loc is not None:
-                yield response.follow(sitemap.loc.get_text(strip=True), self.parse)
+                yield response.follow(
+                    sitemap.loc.get_text(strip=True), self.parse_sitemap
+                )
         # string= with a regex: only the <loc>s whose text matches.
         locs = soup.find_all("loc", string=self.pattern)
         urls = [loc.get_text(strip=True) for loc in locs if loc.parent.name == "url"]
@@ -66,6 +75,8 @@ class ChaptersSpider(SiteSpider):
                 )
 
     def parse_chapter(self, response: Response, number: int) -> Iterator[ChapterItem]:
+        if not isinstance(response, SoupHtmlResponse):
+            return  # not HTML (or opted out of the soup with meta "soup": False)
         soup = response.soup
         article = soup.find("article") or soup.find("main") or soup.body
         if article is None:
