@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin
 
+from lxml import etree
 from scrapy.exceptions import NotSupported
 from scrapy.http import (
     HtmlResponse,
@@ -53,6 +54,10 @@ _HTML_START = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 
+# A character parsel does not strip before parsing: without one, parsel
+# parses a stand-in "<html/>" (searched, not stripped: no copy of the body).
+_NOT_BLANK = re.compile(r"[^\x00\t\n\x0c\r ]")
+
 # Attributes that carry the URL a Tag points at, in the order follow() tries
 # them: <a>/<area>/<link> use href, embedded resources use src.
 _URL_ATTRIBUTES = ("href", "src")
@@ -77,13 +82,17 @@ def page_base_url(response: TextResponse) -> str:
     if isinstance(response, XmlResponse):
         return url
     root = response.selector.root
-    xpath = getattr(root, "xpath", None)
-    if xpath is None:  # a selector over a non-element (empty body)
+    if not isinstance(root, etree._Element):  # a JSON selector
         return url
-    hrefs = xpath("(//base[@href])[1]/@href")
-    if not hrefs:
+    # iter() walks the tree in C and stops at the first match; an XPath
+    # would be compiled on each call and collect every <base> first.
+    for base in root.iter("base"):
+        value = base.get("href")
+        if value is not None:
+            break
+    else:
         return url
-    href = str(hrefs[0]).strip(_HTML5_WHITESPACE)
+    href = str(value).strip(_HTML5_WHITESPACE)
     try:
         return safe_url_string(urljoin(url, href), encoding=response.encoding)
     except ValueError:
@@ -121,7 +130,7 @@ def _build_soup(response: TextResponse) -> Soup:
             f"Response content isn't HTML or XML ({type(response).__name__} "
             f"read as {selector.type})"
         )
-    if not response.text.strip("\x00\t\n\x0c\r "):
+    if _NOT_BLANK.search(response.text) is None:
         # parsel parses an empty body as "<html/>" so that XPath has a root;
         # bs4 (and so the soup) gives an empty document. Nothing is shared
         # that could be edited: the selector's tree is that placeholder.
