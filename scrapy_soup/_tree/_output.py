@@ -431,7 +431,7 @@ def main_text_values(node: Tag) -> list[str]:
     el = node._el
     if isinstance(node, Soup) and el is None:
         el = node._root
-        trailer = [s for s in node._trailer if s is not None]
+        trailer = [s for s in node._trailer if type(s) is NavigableString]
         if el is None:
             return trailer
         if el.getparent() is not None:

@@ -61,7 +61,13 @@ _DOCTYPE_IN_SOURCE = re.compile(r"<!doctype", re.I)
 _FIRST_TAG = re.compile(r"<[a-zA-Z]")
 _HTML_END = re.compile(r"</html\s*>", re.I)
 _LEADING_NODE = re.compile(r"<!--.*?-->|<\?.*?>", re.S)
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _TRAILER_TOKEN = re.compile(r"([\x20\x0a\x09\x0c\x0d]+)|(<!--.*?-->)", re.S)
+
+
+def _replace_surrogates(text: str) -> str:
+    """``text`` with lone surrogates (unencodable) replaced by U+FFFD."""
+    return text if text.isascii() else _SURROGATE.sub("\ufffd", text)
 
 
 def _mode_for(features: Any) -> str:
@@ -182,25 +188,34 @@ class Soup(Tag):
         elif markup and markup[0] == "\N{BYTE ORDER MARK}":
             markup = markup[1:]
         if self.is_xml:
-            self._parse_xml_bytes(markup.encode("utf-8"), "utf-8")
+            self._parse_xml_bytes(_replace_surrogates(markup).encode("utf-8"), "utf-8")
             return
         parser = html_parser()
         if self._mode == "fragment":
             parser.feed("<html><body>")
             if markup:
-                parser.feed(markup)
+                parser.feed(_replace_surrogates(markup))
             container = parser.close()
             body = container.find("body")
             self._set_container(body if body is not None else container)
             return
         root: Any = None
         if markup:
-            parser.feed(markup)
+            try:
+                parser.feed(markup)
+            except UnicodeEncodeError:
+                # Lone surrogates cannot reach libxml2; a decoder would have
+                # made them U+FFFD, so do that.
+                markup = _replace_surrogates(markup)
+                parser = html_parser()
+                parser.feed(markup)
             try:
                 root = parser.close()
             except etree.XMLSyntaxError:
                 root = None
         self._set_root(root, markup, parsed_here=True)
+        if root is None and markup.strip():
+            self._trailer = self._rootless_nodes(markup)
 
     def _parse_xml_bytes(self, data: bytes, encoding: str | None) -> None:
         parser = xml_parser()
@@ -288,6 +303,32 @@ class Soup(Tag):
             self,
         )
 
+    def _rootless_nodes(self, markup: str) -> list[NavigableString | None]:
+        """The comments and PIs of a document without elements (lxml keeps none)."""
+        from ._elements import Comment, ProcessingInstruction, normalize_text
+
+        found: list[NavigableString | None] = []
+        soup = self
+
+        class Collector:
+            def comment(self, text: str) -> None:
+                value = normalize_text(text, None, False)
+                found.append(Comment._synthetic(value, soup))
+
+            def pi(self, target: str, data: str | None) -> None:
+                found.append(
+                    ProcessingInstruction._synthetic(f"{target} {data or ''}", soup)
+                )
+
+            def close(self) -> None:
+                return None
+
+        target: Any = Collector()
+        parser = etree.HTMLParser(target=target, recover=True)
+        parser.feed(markup)
+        parser.close()
+        return found
+
     def _trailer_from(self, source: str) -> list[NavigableString | None]:
         """What bs4 keeps after ``</html>``: whitespace strings and comments.
 
@@ -321,7 +362,8 @@ class Soup(Tag):
             return [*self.children]
         root = self._root
         if root is None:
-            return [self._doctype] if self._doctype is not None else []
+            orphans = [x for x in self._trailer if x is not None]
+            return [self._doctype, *orphans] if self._doctype is not None else orphans
         if root.getparent() is not None:
             return [wrap(root, self)]
         out: list[Any] = [
