@@ -290,13 +290,13 @@ def _main(config_path: str) -> None:
 
 
 # -- spiders ------------------------------------------------------------------
-def _bs4_queries(markup: str, features: str) -> dict[str, Any]:
+def bs4_queries(markup: str, features: str) -> dict[str, Any]:
     from bs4 import BeautifulSoup
 
-    return _queries(BeautifulSoup(markup, features))
+    return soup_queries(BeautifulSoup(markup, features))
 
 
-def _queries(soup: Any) -> dict[str, Any]:
+def soup_queries(soup: Any) -> dict[str, Any]:
     """The same questions, asked of our soup and of bs4's."""
     title = soup.find("title")
     return {
@@ -353,8 +353,8 @@ class ProbeSpider(scrapy.Spider):
         probe["a_count"] = len(soup.find_all("a"))
         if self.compare_bs4:
             features = "xml" if soup.is_xml else "lxml"
-            probe["ours"] = _queries(soup)
-            probe["bs4"] = _bs4_queries(response.text, features)
+            probe["ours"] = soup_queries(soup)
+            probe["bs4"] = bs4_queries(response.text, features)
         yield probe
 
 

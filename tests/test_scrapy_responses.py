@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import weakref
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,6 +22,7 @@ from scrapy.http import (
     TextResponse,
     XmlResponse,
 )
+from scrapy_helpers import CORPUS_DIR, bs4_queries, soup_queries
 
 from scrapy_soup._scrapy import SoupHtmlResponse, SoupXmlResponse, soup_of
 from scrapy_soup._scrapy.middlewares import _wrap
@@ -263,3 +265,16 @@ def test_bad_bodies_give_a_soup(body: bytes) -> None:
     ours = [t.name for t in soup.find_all(True)]
     theirs = [t.name for t in BeautifulSoup(response.text, "lxml").find_all(True)]
     assert ours == theirs
+
+
+def _corpus_files() -> list[Path]:
+    return sorted(CORPUS_DIR.glob("*.html")) if CORPUS_DIR.is_dir() else []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", _corpus_files(), ids=lambda p: p.name)
+def test_every_corpus_page_matches_bs4(path: Path) -> None:
+    # No Content-Type charset: Scrapy detects the encoding, and bs4 gets the
+    # text Scrapy decoded, so only the trees are compared.
+    response = html_response(path.read_bytes(), url="http://example.com/page.html")
+    assert soup_queries(response.soup) == bs4_queries(response.text, "lxml")
