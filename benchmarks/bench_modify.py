@@ -16,7 +16,8 @@ import argparse
 import csv
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
@@ -56,6 +57,22 @@ def transform(soup: Any) -> Any:
     return soup
 
 
+def _bs4(text: str) -> Any:
+    return bs4.BeautifulSoup(text, "lxml")
+
+
+MAKERS: list[Callable[[str], Any]] = [Soup, _bs4]
+
+
+def _edit_next(soups: Iterator[Any]) -> Any:
+    return transform(next(soups))
+
+
+def _end_to_end(make: Callable[[str], Any], text: str, output: bool) -> Any:
+    soup = transform(make(text))
+    return str(soup) if output else soup
+
+
 def timed(fn: Callable[[], Any], repeat: int) -> float:
     best = float("inf")
     for _ in range(repeat):
@@ -77,17 +94,14 @@ def main() -> None:
         theirs_out = str(transform(bs4.BeautifulSoup(text, "lxml")))
         if _BOOLEAN.sub(r' \1=""', ours_out) != _BOOLEAN.sub(r' \1=""', theirs_out):
             raise SystemExit("outputs differ: the benchmark would compare nothing")
-        for side, make in enumerate(
-            (lambda: Soup(text), lambda: bs4.BeautifulSoup(text, "lxml"))
-        ):
-            soups = [make() for _ in range(args.repeat)]
-            it = iter(soups)
-            totals["edits"][side] += timed(lambda: transform(next(it)), args.repeat)
+        for side, make in enumerate(MAKERS):
+            soups = iter([make(text) for _ in range(args.repeat)])
+            totals["edits"][side] += timed(partial(_edit_next, soups), args.repeat)
             totals["end to end"][side] += timed(
-                lambda m=make: transform(m()), args.repeat
+                partial(_end_to_end, make, text, False), args.repeat
             )
             totals["+ str()"][side] += timed(
-                lambda m=make: str(transform(m())), args.repeat
+                partial(_end_to_end, make, text, True), args.repeat
             )
     print(f"{len(texts)} real pages, best of {args.repeat}")
     print(f"{'':14} {'scrapy_soup':>12} {'bs4':>10} {'ratio':>7}")
