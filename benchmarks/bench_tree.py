@@ -1,0 +1,81 @@
+"""Building and printing a soup, side by side with bs4 (issue 3's benchmark).
+
+For every real page of the corpus, in one process: ``Soup(text)`` vs
+``BeautifulSoup(text, "lxml")``, ``Soup(selector)`` over an existing
+``parsel.Selector`` (the middleware's case), and ``str()`` of each.  Prints
+the totals (sum over pages of the median of ``--rounds`` runs) and ratios.
+
+    python benchmarks/bench_tree.py [--rounds 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import bs4
+import parsel
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _corpus import median_time, real_pages, table  # noqa: E402
+
+from scrapy_soup import Soup  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    pages = real_pages()
+    totals = dict.fromkeys(
+        [
+            "soup",
+            "bs4",
+            "selector",
+            "soup_sel",
+            "str_soup",
+            "str_bs4",
+            "text_soup",
+            "text_bs4",
+        ],
+        0.0,
+    )
+    for _name, text in pages:
+        r = args.rounds
+        totals["soup"] += median_time(lambda: Soup(text), r)
+        totals["bs4"] += median_time(lambda: bs4.BeautifulSoup(text, "lxml"), r)
+        selector = parsel.Selector(text=text)
+        totals["selector"] += median_time(lambda: parsel.Selector(text=text), r)
+        totals["soup_sel"] += median_time(lambda: Soup(selector), r)
+        ours, theirs = Soup(text), bs4.BeautifulSoup(text, "lxml")
+        totals["str_soup"] += median_time(lambda: str(ours), r)
+        totals["str_bs4"] += median_time(lambda: str(theirs), r)
+        totals["text_soup"] += median_time(lambda: ours.get_text(), r)
+        totals["text_bs4"] += median_time(lambda: theirs.get_text(), r)
+    print(f"{len(pages)} real pages, median of {args.rounds} rounds each, totals:\n")
+    rows = [
+        (
+            "build from text vs BeautifulSoup(text, 'lxml')",
+            totals["soup"],
+            totals["bs4"],
+        ),
+        (
+            "build from a parsel.Selector vs BeautifulSoup",
+            totals["soup_sel"],
+            totals["bs4"],
+        ),
+        ("str(soup) vs str(bs4 soup)", totals["str_soup"], totals["str_bs4"]),
+        ("get_text() vs bs4 get_text()", totals["text_soup"], totals["text_bs4"]),
+        (
+            "parse + str, end to end",
+            totals["soup"] + totals["str_soup"],
+            totals["bs4"] + totals["str_bs4"],
+        ),
+    ]
+    print(table(rows, "scrapy_soup"))
+    print(f"\n(parsel.Selector(text) itself: {totals['selector']:.3f} s)")
+
+
+if __name__ == "__main__":
+    main()
