@@ -18,9 +18,25 @@ import bs4
 import parsel
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _corpus import median_time, real_pages, table  # noqa: E402
+from _corpus import median_time, real_pages, table
 
-from scrapy_soup import Soup  # noqa: E402
+from scrapy_soup import Soup
+
+
+def measure(text: str, r: int) -> dict[str, float]:
+    """Median seconds of each workload on one page."""
+    selector = parsel.Selector(text=text)
+    ours, theirs = Soup(text), bs4.BeautifulSoup(text, "lxml")
+    return {
+        "soup": median_time(lambda: Soup(text), r),
+        "bs4": median_time(lambda: bs4.BeautifulSoup(text, "lxml"), r),
+        "selector": median_time(lambda: parsel.Selector(text=text), r),
+        "soup_sel": median_time(lambda: Soup(selector), r),
+        "str_soup": median_time(lambda: str(ours), r),
+        "str_bs4": median_time(lambda: str(theirs), r),
+        "text_soup": median_time(lambda: ours.get_text(), r),
+        "text_bs4": median_time(lambda: theirs.get_text(), r),
+    }
 
 
 def main() -> None:
@@ -42,17 +58,8 @@ def main() -> None:
         0.0,
     )
     for _name, text in pages:
-        r = args.rounds
-        totals["soup"] += median_time(lambda: Soup(text), r)
-        totals["bs4"] += median_time(lambda: bs4.BeautifulSoup(text, "lxml"), r)
-        selector = parsel.Selector(text=text)
-        totals["selector"] += median_time(lambda: parsel.Selector(text=text), r)
-        totals["soup_sel"] += median_time(lambda: Soup(selector), r)
-        ours, theirs = Soup(text), bs4.BeautifulSoup(text, "lxml")
-        totals["str_soup"] += median_time(lambda: str(ours), r)
-        totals["str_bs4"] += median_time(lambda: str(theirs), r)
-        totals["text_soup"] += median_time(lambda: ours.get_text(), r)
-        totals["text_bs4"] += median_time(lambda: theirs.get_text(), r)
+        for key, seconds in measure(text, args.rounds).items():
+            totals[key] += seconds
     print(f"{len(pages)} real pages, median of {args.rounds} rounds each, totals:\n")
     rows = [
         (
