@@ -103,11 +103,10 @@ def serialize_fragment(target: Target) -> str:
     return "".join(parts)
 
 
-#: Go through the soup's "fragment" mode for strings (bs4-style output).
-#: Off until the soup lands and the exact-string expectations in
-#: tests/test_links.py, tests/test_clean.py and the doctests are checked
-#: against it (bs4 writes void elements as ``<img/>``; lxml as ``<img>``).
-USE_SOUP = False
+#: Go through the soup's "fragment" mode for strings, so that strings come
+#: back as bs4 writes them (``<img/>``, sorted attributes), the same as the
+#: pipelines' output.
+USE_SOUP = True
 
 
 def _soup_fragment(text: str) -> Any:

@@ -488,9 +488,9 @@ def clean(html_or_tag: T, policy: CleanPolicy | str | None = None) -> T:
     ``"epub"``).  See `clean_element`.
 
     >>> clean('<a href=" jav&#x09;ascript:alert(1)">x</a><img src=a.png onerror=alert(1)>')
-    '<a>x</a><img src="a.png">'
+    '<a>x</a><img src="a.png"/>'
     >>> clean('<p align="center"><img src="a.png" class="wide" alt="A"></p>', "epub")
-    '<p><img src="a.png" alt="A"></p>'
+    '<p><img alt="A" src="a.png"/></p>'
     """
     target = target_element(html_or_tag)
     clean_element(target.element, policy)

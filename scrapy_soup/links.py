@@ -226,10 +226,10 @@ def absolutize_links(
     See `absolutize_element` for what is rewritten and what is left alone.
 
     >>> absolutize_links(
-    ...     '<img srcset="a,1.jpg 1x, b.jpg 2x"><a href="#top">top</a>',
+    ...     '<img srcset="a,1.jpg 1x, b.jpg 2x"/><a href="#top">top</a>',
     ...     "https://example.com/dir/",
     ... )
-    '<img srcset="https://example.com/dir/a,1.jpg 1x, https://example.com/dir/b.jpg 2x"><a href="#top">top</a>'
+    '<img srcset="https://example.com/dir/a,1.jpg 1x, https://example.com/dir/b.jpg 2x"/><a href="#top">top</a>'
     """
     target = target_element(html_or_tag)
     absolutize_element(target.element, base_url, extra_attrs=extra_attrs)

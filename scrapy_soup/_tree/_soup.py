@@ -61,6 +61,7 @@ _DOCTYPE_IN_SOURCE = re.compile(r"<!doctype", re.I)
 _FIRST_TAG = re.compile(r"<[a-zA-Z]")
 _HTML_END = re.compile(r"</html\s*>", re.I)
 _LEADING_NODE = re.compile(r"<!--.*?-->|<\?.*?>", re.S)
+_TRAILER_WINDOW = 65536
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _TRAILER_TOKEN = re.compile(r"([\x20\x0a\x09\x0c\x0d]+)|(<!--.*?-->)", re.S)
 
@@ -336,8 +337,11 @@ class Soup(Tag):
         Anything else after ``</html>`` went into the tree itself, so the
         trailer stops there.
         """
+        # Only the end of the page can hold a trailer: scanning the whole
+        # text for the last </html> would cost more than wrapping the tree.
+        window = len(source) - _TRAILER_WINDOW if len(source) > _TRAILER_WINDOW else 0
         end = None
-        for end in _HTML_END.finditer(source):  # noqa: B007 - the last one
+        for end in _HTML_END.finditer(source, window):  # noqa: B007 - the last one
             pass
         if end is None:
             return []
