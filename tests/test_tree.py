@@ -383,3 +383,13 @@ def test_empty_attributes_are_booleans() -> None:
     assert ours.input.decode(formatter=mine) == theirs.input.decode(
         formatter=theirs_fmt
     )
+
+
+def test_tags_pickle_as_detached_copies() -> None:
+    soup = Soup("<div><p class='a b'>x<b>y</b></p></div>")
+    clone = pickle.loads(pickle.dumps(soup.p))
+    assert str(clone) == str(soup.p) and clone is not soup.p
+    assert clone["class"] == ["a", "b"]
+    assert clone.parent is not None and clone.parent.name == "[document]"
+    string = pickle.loads(pickle.dumps(soup.b.string))
+    assert type(string) is NavigableString and string == "y"

@@ -891,6 +891,22 @@ class Tag(PageElement):
     def __unicode__(self) -> str:
         return self.decode()
 
+    def __reduce__(self) -> tuple[Any, tuple[str, bool]]:
+        # lxml elements do not pickle: a pickled Tag comes back as a detached
+        # copy of itself (its markup re-parsed), which is what Scrapy's
+        # serializers (disk queues, scrapy-redis) need of an item's value.
+        return (_unpickle_tag, (self.decode(eventual_encoding=None), self._is_xml))
+
+
+def _unpickle_tag(markup: str, is_xml: bool) -> Any:
+    from ._soup import Soup
+
+    soup = Soup(markup, "xml" if is_xml else "fragment")
+    for child in soup.contents:
+        if isinstance(child, Tag):
+            return child
+    return soup  # pragma: no cover - markup of a Tag always holds one
+
 
 def _node_next_sibling(wrapper: Any, el: Any) -> PageElement | None:
     doc = wrapper._doc
