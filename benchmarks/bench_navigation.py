@@ -1,0 +1,98 @@
+"""Workload 3, navigation-heavy work: ``.descendants``, ``.next_sibling`` chains, ``get_text()``.
+
+The same bs4-API code runs on a scrapy_soup and a bs4 (lxml) soup of each
+real corpus page, parsed beforehand (the rows exclude the parse; the report
+adds the parse row for "including parse").
+
+    python benchmarks/bench_navigation.py [--rounds 3] [--quick]
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import bs4
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _harness import OURS, Case, standalone
+
+import scrapy_soup
+from scrapy_soup import Soup
+
+DESCENDANTS = "3a. walk .descendants"
+SIBLINGS = "3b. .next_sibling chains"
+TEXT = "3c. get_text()"
+ALL = "3. navigation (excl. parse)"
+
+
+def walk_descendants(soup: Any) -> Counter[str | None]:
+    """Count the nodes below the soup by tag name (strings count as None)."""
+    return Counter(node.name for node in soup.descendants)
+
+
+def sibling_chains(soup: Any, tag_type: type) -> int:
+    """Visit every node by first child and ``.next_sibling`` links, depth first."""
+    seen = 0
+    stack = [soup]
+    while stack:
+        node = next(stack.pop().children, None)
+        while node is not None:
+            seen += 1
+            if isinstance(node, tag_type):
+                stack.append(node)
+            node = node.next_sibling
+    return seen
+
+
+def texts(soup: Any) -> tuple[str, str]:
+    """The page's text, raw and as ``get_text(" ", strip=True)``."""
+    return soup.get_text(), soup.get_text(" ", strip=True)
+
+
+def navigate(soup: Any, tag_type: type) -> None:
+    """The three steps together, as one row."""
+    walk_descendants(soup)
+    sibling_chains(soup, tag_type)
+    texts(soup)
+
+
+IMPLS: list[tuple[str, Callable[[str], Any], type]] = [
+    (OURS, Soup, scrapy_soup.Tag),
+    ("bs4 (lxml)", lambda t: bs4.BeautifulSoup(t, "lxml"), bs4.Tag),
+]
+
+
+def _on_parsed(
+    parse: Callable[[str], Any], work: Callable[[Any], Any]
+) -> Callable[[str], Callable[[], Any]]:
+    def prepare(text: str) -> Callable[[], Any]:
+        soup = parse(text)
+        return lambda: work(soup)
+
+    return prepare
+
+
+def cases() -> list[Case]:
+    """Each step on its own, then all three, for both implementations."""
+    out = []
+    for name, parse, tag_type in IMPLS:
+        out += [
+            Case(DESCENDANTS, name, _on_parsed(parse, walk_descendants)),
+            Case(
+                SIBLINGS,
+                name,
+                _on_parsed(parse, lambda s, t=tag_type: sibling_chains(s, t)),
+            ),
+            Case(TEXT, name, _on_parsed(parse, texts)),
+            Case(ALL, name, _on_parsed(parse, lambda s, t=tag_type: navigate(s, t))),
+        ]
+    order = [DESCENDANTS, SIBLINGS, TEXT, ALL]
+    return sorted(out, key=lambda c: order.index(c.workload))
+
+
+if __name__ == "__main__":
+    standalone(cases, __doc__)
