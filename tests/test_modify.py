@@ -275,6 +275,11 @@ def test_control_characters_are_dropped() -> None:
     soup.p.append("a\x00b\x01c\x0cd")
     soup.p.insert_before("\x1f")
     assert str(soup.p) == "<p>a\ufffdbcd</p>"
+    soup.p["title"] = "t\x00\x01"
+    soup.p["class"] = ["a"]
+    soup.p["class"].append("\x02b")
+    assert soup._root.xpath("//p/@title") == ["t\ufffd"]
+    assert soup.p["class"] == ["a", "b"]
 
 
 def test_navigation_after_edits_matches_bs4() -> None:

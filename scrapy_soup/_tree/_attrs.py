@@ -38,6 +38,21 @@ _EMPTY: frozenset[str] = frozenset()
 #: HTML's ASCII whitespace: ``class="a\xa0b"`` is two classes to bs4.
 _NONWHITESPACE = re.compile(r"\S+")
 
+#: Characters lxml refuses in text and attribute values (not XML characters).
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def xml_safe(text: str) -> str:
+    """``text`` as lxml accepts it: NUL becomes U+FFFD, other control characters go.
+
+    libxml2 turns NUL into U+FFFD when it parses HTML; lxml's API refuses the
+    other C0 control characters (and lone surrogates, U+FFFE, U+FFFF), which
+    bs4 would keep.  Dropping them keeps every edit possible.
+    """
+    if _NOT_XML.search(text) is None:
+        return text
+    return _NOT_XML.sub(lambda m: "\ufffd" if m.group() == "\x00" else "", text)
+
 
 def is_multi_valued(tag_name: str, key: str) -> bool:
     """Whether bs4 reads this attribute of this tag as a list (HTML only)."""
@@ -80,7 +95,7 @@ class AttributeValueList(list[str]):
 
     def _sync(self) -> None:
         if self._el is not None and self._key in self._el.attrib:
-            self._el.set(self._key, " ".join(str(v) for v in self))
+            self._el.set(self._key, xml_safe(" ".join(str(v) for v in self)))
 
     def append(self, value: str) -> None:
         super().append(value)
@@ -176,7 +191,7 @@ class AttrsView(MutableMapping[str, Any]):
         return self._wrap_value(key, value)
 
     def __setitem__(self, key: str, value: Any) -> None:
-        self._el.set(key, to_attribute_string(value))
+        self._el.set(key, xml_safe(to_attribute_string(value)))
 
     def __delitem__(self, key: str) -> None:
         del self._el.attrib[key]

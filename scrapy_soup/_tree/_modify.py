@@ -25,7 +25,6 @@ the list back (`_write_back`).
 from __future__ import annotations
 
 import copy
-import re
 import warnings
 import weakref
 from collections.abc import Iterable
@@ -34,9 +33,7 @@ from typing import Any
 from lxml import etree
 
 from . import _elements as _E
-
-#: Characters lxml refuses in text and attribute values (not XML characters).
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+from ._attrs import xml_safe
 
 #: Wrappers marked by `decompose`, by id (Tags hash by their markup).
 _DECOMPOSED: dict[int, weakref.ref[Any]] = {}
@@ -46,18 +43,6 @@ _FULL_DOCUMENT_MESSAGE = (
     "element) cannot be edited: edit the root element's contents, or use a "
     "fragment soup (features='fragment' or 'html.parser')"
 )
-
-
-def xml_safe(text: str) -> str:
-    """``text`` as lxml accepts it: NUL becomes U+FFFD, other control characters go.
-
-    libxml2 turns NUL into U+FFFD when it parses HTML; lxml's API refuses the
-    other C0 control characters (and lone surrogates, U+FFFE, U+FFFF), which
-    bs4 would keep.  Dropping them keeps every edit possible.
-    """
-    if _NOT_XML.search(text) is None:
-        return text
-    return _NOT_XML.sub(lambda m: "\ufffd" if m.group() == "\x00" else "", text)
 
 
 def _soup_class() -> type[Any]:
