@@ -69,6 +69,12 @@ class SelectorError(ValueError):
     """A CSS selector that cssselect cannot parse or translate to XPath."""
 
 
+def _add(xpath: XPathExpr, condition: str) -> XPathExpr:
+    """``xpath.add_condition`` (it changes ``xpath`` in place), typed for mypy."""
+    xpath.add_condition(condition)
+    return xpath
+
+
 def _ascii_lower(value: str) -> str:
     return value.translate(_LOWER)
 
@@ -274,23 +280,49 @@ class SoupSieveTranslator(HTMLTranslator):
         soupsieve matches (and what a match-based select needs).
         """
         if isinstance(tree, CombinedSelector):
-            if tree.combinator == " ":
-                axis = "ancestor::*"
-            elif tree.combinator == ">":
-                axis = "parent::*"
-            elif tree.combinator == "+":
-                axis = "preceding-sibling::*[1]"
-            else:
-                axis = "preceding-sibling::*"
-            left = self.match_condition(tree.selector)
-            conds = [c for c in (left,) if c]
-            if self.templates and tree.combinator in " >":
-                conds.append(self._world)
-            if conds:
-                axis += "[" + " and ".join(f"({c})" for c in conds) + "]"
             right = self.match_condition(tree.subselector)
-            return axis if right is None else f"({right}) and {axis}"
+            return self._combined(tree, right)
         return self._name_condition(self.xpath(tree))
+
+    def _combined(self, tree: Any, right: str | None) -> str:
+        """The condition for ``left <combinator> right``, given right's condition."""
+        if tree.combinator == " ":
+            axis = "ancestor::*"
+        elif tree.combinator == ">":
+            axis = "parent::*"
+        elif tree.combinator == "+":
+            axis = "preceding-sibling::*[1]"
+        else:
+            axis = "preceding-sibling::*"
+        left = self.match_condition(tree.selector)
+        conds = [c for c in (left,) if c]
+        if self.templates and tree.combinator in " >":
+            conds.append(self._world)
+        if conds:
+            axis += "[" + " and ".join(f"({c})" for c in conds) + "]"
+        return axis if right is None else f"({right}) and {axis}"
+
+    def split_condition(self, tree: Any) -> tuple[str, str | None]:
+        """``tree`` as (element name test, condition): `match_condition` with the
+        rightmost type selector hoisted into the XPath node test.
+
+        libxml2 filters a node test (``descendant::p``) far faster than a
+        ``self::p`` predicate on every element.
+        """
+        if isinstance(tree, CombinedSelector):
+            test, right = self.split_condition(tree.subselector)
+            return test, self._combined(tree, right)
+        expr = self.xpath(tree)
+        element = expr.element
+        if not self.xml and element != "*" and _SIMPLE.match(element):
+            return element, expr.condition or None
+        return "*", self._name_condition(expr)
+
+    def selector_parts(self, selector: Any) -> tuple[str, str | None]:
+        """The (node test, condition) for one parsed selector (pseudo-elements refused)."""
+        if selector.pseudo_element:
+            raise ExpressionError("Pseudo-elements are not supported.")
+        return self.split_condition(selector.parsed_tree)
 
     def selector_condition(self, selector: Any) -> str:
         """The condition for one parsed selector (pseudo-elements refused)."""
@@ -304,38 +336,35 @@ class SoupSieveTranslator(HTMLTranslator):
         cond = f"not(*) and not(text()[{self._fn(_nonblank)}(.)])"
         if self.templates:
             cond = f"self::template or ({cond})"
-        return xpath.add_condition(cond)
+        return _add(xpath, cond)
 
     def xpath_root_pseudo(self, xpath: XPathExpr) -> XPathExpr:
         if self.mode == "fragment":
             # The fragment's container stands for the document: its one element
             # child is the root when no other element or text sits beside it.
-            return xpath.add_condition(
+            return _add(
+                xpath,
                 "parent::*[not(parent::*)] and not(preceding-sibling::*) "
-                f"and not(following-sibling::*) and not(../text()[{self._fn(_nonblank)}(.)])"
+                f"and not(following-sibling::*) and not(../text()[{self._fn(_nonblank)}(.)])",
             )
-        return xpath.add_condition("not(parent::*)")
+        return _add(xpath, "not(parent::*)")
 
     def xpath_scope_pseudo(self, xpath: XPathExpr) -> XPathExpr:
         # The tag select() was called on (a document's root element for a soup).
-        return xpath.add_condition("count(. | $scope) = 1")
+        return _add(xpath, "count(. | $scope) = 1")
 
     def xpath_only_child_pseudo(self, xpath: XPathExpr) -> XPathExpr:
-        return xpath.add_condition(
-            "not(preceding-sibling::*) and not(following-sibling::*)"
-        )
+        return _add(xpath, "not(preceding-sibling::*) and not(following-sibling::*)")
 
     def xpath_first_child_pseudo(self, xpath: XPathExpr) -> XPathExpr:
-        return xpath.add_condition("not(preceding-sibling::*)")
+        return _add(xpath, "not(preceding-sibling::*)")
 
     def xpath_last_child_pseudo(self, xpath: XPathExpr) -> XPathExpr:
-        return xpath.add_condition("not(following-sibling::*)")
+        return _add(xpath, "not(following-sibling::*)")
 
     def _of_type(self, xpath: XPathExpr, a: int, b: int, last: bool) -> XPathExpr:
         fn = self._fn(_of_type)
-        return xpath.add_condition(
-            f"{fn}(., {a}, {b}, {'true()' if last else 'false()'})"
-        )
+        return _add(xpath, f"{fn}(., {a}, {b}, {'true()' if last else 'false()'})")
 
     def _typed(self, xpath: XPathExpr) -> bool:
         element = xpath.element
@@ -343,19 +372,19 @@ class SoupSieveTranslator(HTMLTranslator):
 
     def xpath_first_of_type_pseudo(self, xpath: XPathExpr) -> XPathExpr:
         if self._typed(xpath):
-            return xpath.add_condition(f"not(preceding-sibling::{xpath.element})")
+            return _add(xpath, f"not(preceding-sibling::{xpath.element})")
         return self._of_type(xpath, 0, 1, False)
 
     def xpath_last_of_type_pseudo(self, xpath: XPathExpr) -> XPathExpr:
         if self._typed(xpath):
-            return xpath.add_condition(f"not(following-sibling::{xpath.element})")
+            return _add(xpath, f"not(following-sibling::{xpath.element})")
         return self._of_type(xpath, 0, 1, True)
 
     def xpath_only_of_type_pseudo(self, xpath: XPathExpr) -> XPathExpr:
         if self._typed(xpath):
             e = xpath.element
-            return xpath.add_condition(
-                f"not(preceding-sibling::{e}) and not(following-sibling::{e})"
+            return _add(
+                xpath, f"not(preceding-sibling::{e}) and not(following-sibling::{e})"
             )
         self._of_type(xpath, 0, 1, False)
         return self._of_type(xpath, 0, 1, True)
@@ -385,16 +414,17 @@ class SoupSieveTranslator(HTMLTranslator):
 
     def xpath_link_pseudo(self, xpath: XPathExpr) -> XPathExpr:
         # soupsieve: :link is html|*:is(a, area)[href]
-        return xpath.add_condition("@href and (self::a or self::area)")
+        return _add(xpath, "@href and (self::a or self::area)")
 
     xpath_any_link_pseudo = xpath_link_pseudo
 
     def xpath_checked_pseudo(self, xpath: XPathExpr) -> XPathExpr:
         # soupsieve: html|*:is(input[type=checkbox], input[type=radio])[checked], html|option:selected
         low = "translate(@type, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')"
-        return xpath.add_condition(
+        return _add(
+            xpath,
             f"(self::input and @checked and ({low} = 'checkbox' or {low} = 'radio'))"
-            " or (self::option and @selected)"
+            " or (self::option and @selected)",
         )
 
     def xpath_class(self, class_selector: Any) -> XPathExpr:
@@ -404,11 +434,13 @@ class SoupSieveTranslator(HTMLTranslator):
         padded = literal(f" {name} ")
         lit = literal(name)
         if padded is None or lit is None or not name:
-            return xpath.add_condition(f"@class and {check}(@class)")
+            return _add(xpath, f"@class and {check}(@class)")
         translated = _TRANSLATE_WS.format(a="class")
-        return xpath.add_condition(
-            f"@class and (contains(concat(' ', normalize-space({translated}), ' '), {padded})"
-            f" or (contains(@class, {lit}) and {check}(@class)))"
+        # contains() first: it rejects most elements before the costly tests.
+        return _add(
+            xpath,
+            f"contains(@class, {lit}) and (contains(concat(' ', normalize-space({translated}), ' '), {padded})"
+            f" or {check}(@class))",
         )
 
     def xpath_attrib(self, selector: Any) -> XPathExpr:
@@ -418,7 +450,7 @@ class SoupSieveTranslator(HTMLTranslator):
             raise ExpressionError("Namespaced attribute selectors are not supported.")
         ref = f"@{name}" if _SIMPLE.match(name) else f"@*[name() = {self._lit(name)}]"
         if selector.operator == "exists":
-            return xpath.add_condition(ref)
+            return _add(xpath, ref)
         op = selector.operator
         value = selector.value.value
         flag = getattr(selector, "flag", None)
@@ -435,11 +467,11 @@ class SoupSieveTranslator(HTMLTranslator):
         ):
             fast = self._plain_attrib(ref, op, value, lit)
             if fast is not None:
-                return xpath.add_condition(fast)
+                return _add(xpath, fast)
         check = f"{self._fn(matcher)}(.)"
         if op == "!=":
-            return xpath.add_condition(f"not({ref}) or {check}")
-        return xpath.add_condition(f"{ref} and {check}")
+            return _add(xpath, f"not({ref}) or {check}")
+        return _add(xpath, f"{ref} and {check}")
 
     def _plain_attrib(self, ref: str, op: str, value: str, lit: str) -> str | None:
         """Pure XPath for soupsieve's operators on a plain, case-sensitive attribute."""
@@ -491,9 +523,7 @@ class SoupSieveTranslator(HTMLTranslator):
         fn = self._fn(_contains)
         own_flag = "true()" if own else "false()"
         xml_flag = "true()" if self.xml else "false()"
-        return xpath.add_condition(
-            f"{fn}(., {own_flag}, {xml_flag}, {', '.join(values)})"
-        )
+        return _add(xpath, f"{fn}(., {own_flag}, {xml_flag}, {', '.join(values)})")
 
     def xpath__soup_contains_function(
         self, xpath: XPathExpr, function: Any
@@ -515,22 +545,30 @@ def _has_astral(value: str) -> bool:
 
 
 class CompiledSelector:
-    """One selector group compiled for a mode: XPath conditions plus extension functions."""
+    """One selector group compiled for a mode: XPath steps plus extension functions."""
 
-    __slots__ = ("_xpaths", "conditions", "extensions", "namespaces", "selector")
+    __slots__ = ("_xpaths", "extensions", "namespaces", "parts", "selector")
 
     def __init__(
         self,
         selector: str,
-        conditions: list[str],
+        parts: list[tuple[str, str | None]],
         extensions: dict[Any, Any],
         namespaces: dict[str, str],
     ) -> None:
         self.selector = selector
-        self.conditions = conditions
+        #: one (node test, condition) per selector of the group
+        self.parts = parts
         self.extensions = extensions
         self.namespaces = namespaces
         self._xpaths: dict[tuple[str, bool], Any] = {}
+
+    def _union(self, axis: str, world: str) -> str:
+        steps = [
+            f"{axis}::{test}{world}" + (f"[{cond}]" if cond else "")
+            for test, cond in self.parts
+        ]
+        return " | ".join(steps)
 
     def xpath(self, form: str, world: bool = False) -> Any:
         """The compiled XPath for a form of use.
@@ -539,29 +577,29 @@ class CompiledSelector:
         a document's root element), "first"/"first_self" (the first of
         those), "match" (a boolean), "closest", "filter" (children).  With
         ``world``, nodes inside ``<template>`` contents other than the
-        scope's are left out (``$tk``/``$scope`` variables).
+        scope's are left out (``$tk``/``$scope`` variables).  A group is a
+        union of one step per selector (document order, no duplicates).
         """
         key = (form, world)
         found = self._xpaths.get(key)
         if found is not None:
             return found
-        conds = self.conditions
-        pred = " or ".join(f"({c})" for c in conds) if len(conds) > 1 else conds[0]
         in_world = "[count(ancestor::template) = $tk]" if world else ""
         if form in ("select", "first"):
-            expr = f"descendant::*{in_world}[{pred}]"
+            expr = self._union("descendant", in_world)
         elif form in ("select_self", "first_self"):
-            expr = f"descendant-or-self::*{in_world}[{pred}]"
+            expr = self._union("descendant-or-self", in_world)
         elif form == "match":
-            expr = f"boolean(self::*[{pred}])"
+            expr = f"boolean({self._union('self', in_world)})"
         elif form == "closest":
             if world:
                 in_world = (
                     "[count(. | $scope) = 1 or count(ancestor-or-self::template) = $tk]"
                 )
-            expr = f"ancestor-or-self::*{in_world}[{pred}][1]"
+            # The nearest is the last in document order.
+            expr = f"({self._union('ancestor-or-self', in_world)})[last()]"
         else:  # filter
-            expr = f"child::*[{pred}]"
+            expr = self._union("child", in_world)
         if form.startswith("first"):
             expr = f"({expr})[1]"
         namespaces = dict(self.namespaces)
@@ -598,16 +636,16 @@ def compile_selector(
     translator = SoupSieveTranslator(mode, templates)
     try:
         parsed = _parse_css(selector)
-        conditions = [translator.selector_condition(sel) for sel in parsed]
+        parts = [translator.selector_parts(sel) for sel in parsed]
     except _CSSSelectorError as exc:
         raise SelectorError(
             f"cssselect cannot handle the CSS selector {selector!r}: {exc}"
         ) from exc
-    if not conditions:
+    if not parts:
         raise SelectorError(
             f"cssselect cannot handle the CSS selector {selector!r}: it is empty"
         )
-    compiled = CompiledSelector(selector, conditions, dict(translator.extensions), ns)
+    compiled = CompiledSelector(selector, parts, dict(translator.extensions), ns)
     _SELECTORS.put(key, compiled)
     return compiled
 

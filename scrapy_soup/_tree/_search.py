@@ -222,6 +222,134 @@ def _normalize_limit(limit: Any) -> int | None:
     return max(limit, 1)
 
 
+def _string_acceptor(matcher: SoupStrainer) -> Callable[[str], bool]:
+    """A test of one string value against a strainer's string rules (bs4's ``match``)."""
+    rules = matcher.string_rules
+    if len(rules) == 1:
+        rule = rules[0]
+        if rule.present is True:
+            return bool
+        if rule.string is not None:
+            literal = rule.string
+            return lambda value: value == literal
+        pattern = rule.pattern
+        if pattern is not None:
+            search = pattern.search
+            return lambda value: search(value) is not None
+        only = rule.matches_string
+        return lambda value: bool(value) and only(value)
+    return lambda value: bool(value) and any(r.matches_string(value) for r in rules)
+
+
+def _literal_strings(
+    item: Any,
+    xpath: Any,
+    doc: Any,
+    accept: Callable[[str], bool],
+    limit: int | None,
+    results: list[Any],
+) -> None:
+    """Strings equal to literal rules: XPath finds the (rare) text nodes that hold them."""
+    from ._elements import text_string, wrap
+
+    last_slot: tuple[Any, bool] | None = None
+    for node in xpath(item):
+        if isinstance(node, str):
+            owner = node.getparent()  # type: ignore[attr-defined]
+            tail = bool(node.is_tail)  # type: ignore[attr-defined]
+            if last_slot is not None and last_slot[0] is owner and last_slot[1] == tail:
+                continue  # one slot split into several text nodes
+            last_slot = (owner, tail)
+            string = text_string(owner, tail, doc)
+        else:
+            last_slot = None
+            string = wrap(node, doc)
+        if string is None or not accept(string):
+            continue
+        results.append(string)
+        if limit is not None and len(results) >= limit:
+            return
+
+
+_ALL_STRINGS = etree.XPath(
+    "descendant::text() | descendant::comment() | descendant::processing-instruction()",
+    smart_strings=False,
+)
+_ALL_STRING_NODES = etree.XPath(
+    "descendant::text() | descendant::comment() | descendant::processing-instruction()"
+)
+_PRESERVING = etree.XPath(
+    "boolean(ancestor-or-self::pre | ancestor-or-self::textarea"
+    " | descendant::pre | descendant::textarea)"
+)
+
+
+def _walk_strings(
+    top: Any,
+    doc: Any,
+    accept: Callable[[str], bool],
+    limit: int | None,
+    results: list[Any],
+    impure: bool,
+) -> None:
+    """Every string below ``top`` in document order that ``accept`` takes.
+
+    Two passes of lxml's XPath instead of a walk in Python: the first reads
+    every text as a plain ``str`` (cheap) and tests it as the view reads it
+    (bs4 collapses whitespace-only strings outside ``<pre>``/``<textarea>``);
+    only when some pass, the second reads the same nodes as "smart" strings
+    that know their slot, and builds the view's strings for those alone.
+    The two lists line up because the HTML parser never leaves two text
+    nodes side by side (each ``.text``/``.tail`` is one node).
+    """
+    from ._elements import ASCII_SPACES, text_string, wrap
+
+    raws = _ALL_STRINGS(top)
+    if not raws:
+        return
+    preserving = bool(_PRESERVING(top))
+    newline = accept("\n")
+    space = accept(" ")
+    # (index, whether the view's string must still be tested)
+    candidates: list[tuple[int, bool]] = []
+    # Pages repeat their texts (menus, labels): without callables a verdict
+    # holds for every copy, so each distinct text is tested once.
+    verdicts: dict[str, bool] | None = None if impure else {}
+    for index, raw in enumerate(raws):
+        if not isinstance(raw, str):  # a comment or PI: tested as the view's string
+            candidates.append((index, True))
+        elif raw.strip(ASCII_SPACES):
+            if verdicts is None:
+                verdict = accept(raw)
+            else:
+                verdict = verdicts.get(raw)  # type: ignore[assignment]
+                if verdict is None:
+                    verdict = verdicts[raw] = accept(raw)
+            if verdict:  # the view's string is the raw text: decided
+                candidates.append((index, False))
+        elif (newline if "\n" in raw else space) or (preserving and accept(raw)):
+            candidates.append((index, True))
+    if not candidates:
+        return
+    nodes = _ALL_STRING_NODES(top)
+    for index, check in candidates:
+        node = nodes[index]
+        if isinstance(node, str):
+            string = text_string(
+                node.getparent(),  # type: ignore[attr-defined]
+                bool(node.is_tail),  # type: ignore[attr-defined]
+                doc,
+                raws[index],
+            )
+        else:
+            string = wrap(node, doc)
+        if check and not (string and accept(string)):
+            continue
+        results.append(string)
+        if limit is not None and len(results) >= limit:
+            return
+
+
 class SearchMixin:
     """bs4's search methods, shared by tags and strings."""
 
@@ -306,20 +434,49 @@ class SearchMixin:
             container = _container(doc)
             guard = container is not None and plan.reverse
             xlimit = limit if tag_plan.exact and not guard else None
-            xpath = _xpath.tag_xpath(tag_plan, plan.axes, xlimit, plan.from_end)
+            # A union is in document order: on reverse axes, limit from its end.
+            from_end = plan.from_end or (plan.reverse and len(tag_plan.names) > 1)
+            xpath = _xpath.tag_xpath(tag_plan, plan.axes, xlimit, from_end)
             nodes = xpath(plan.context)
             if plan.reverse:
                 nodes.reverse()
-            exact = tag_plan.exact
-            for node in nodes:
-                if guard and node is container:
-                    continue
-                tag = wrap(node, doc)
-                if not exact and not tag_plan.python_match(matcher, tag):
-                    continue
-                results.append(tag)
-                if limit is not None and len(results) >= limit:
-                    return results
+            if tag_plan.exact:
+                for node in nodes:
+                    if guard and node is container:
+                        continue
+                    results.append(wrap(node, doc))
+                    if limit is not None and len(results) >= limit:
+                        return results
+            else:
+                # bs4's order of tests (name, attributes, string), but a Tag
+                # is built only when a name callable or a string rule needs one.
+                xml = _is_xml(doc)
+                by_name = tag_plan.python_name
+                raw_name = tag_plan.raw_name
+                by_attrs = bool(tag_plan.python_attrs)
+                by_string = tag_plan.python_string
+                attrs_match = tag_plan.attrs_match
+                name_match = tag_plan.name_match
+                for node in nodes:
+                    if guard and node is container:
+                        continue
+                    if raw_name and not name_match(matcher, node, xml):
+                        continue
+                    if by_name:
+                        tag = wrap(node, doc)
+                        if not matcher.matches_name(tag):
+                            continue
+                        if by_attrs and not attrs_match(matcher, node, xml):
+                            continue
+                    else:
+                        if by_attrs and not attrs_match(matcher, node, xml):
+                            continue
+                        tag = wrap(node, doc)
+                    if by_string and not tag_plan.string_match(matcher, tag):
+                        continue
+                    results.append(tag)
+                    if limit is not None and len(results) >= limit:
+                        return results
         if plan.doc_last and doc is not None and matcher.matches_tag(doc):
             results.append(doc)
         return results
@@ -327,14 +484,13 @@ class SearchMixin:
     def _strings_below(
         self, matcher: SoupStrainer, limit: int | None
     ) -> list[Any] | None:
-        """Strings below this tag matching string-only rules, read with one XPath."""
-        from ._elements import (
-            ASCII_SPACES,
-            PRESERVE_WHITESPACE_TAGS,
-            Tag,
-            text_string,
-            wrap,
-        )
+        """Strings below this tag matching string-only rules, without wrapping the others.
+
+        Literal rules select the text nodes with one XPath; other rules walk
+        the lxml tree once, test each raw text (as the view reads it:
+        whitespace-only strings collapse) and build strings only for matches.
+        """
+        from ._elements import Tag
 
         doc = _document_of(self)
         if _is_xml(doc) or not isinstance(self, Tag):
@@ -352,73 +508,23 @@ class SearchMixin:
         else:
             top = [self._el]
         xpath, exact = _xpath.string_xpath(matcher)
-        rules = matcher.string_rules
+        accept = _string_acceptor(matcher)
         results: list[Any] = []
-
-        if len(rules) == 1:
-            only = rules[0].matches_string
-
-            def accept(value: str) -> bool:
-                return bool(value) and only(value)
-
-        else:
-
-            def accept(value: str) -> bool:
-                return bool(value) and any(rule.matches_string(value) for rule in rules)
-
-        # A whitespace-only text reads as "\n" or " " in the view, or as itself
-        # inside <pre>/<textarea>: when the rules say the same of both, the
-        # view's string need not be built to know.
-        collapsed = {"\n": accept("\n"), " ": accept(" ")}
-
         for item in top:
             if not hasattr(item, "tag"):  # a document-level string of the view
-                if item and matcher.match(item, _known_rules=True):
+                if item and accept(item):
                     results.append(item)
                     if limit is not None and len(results) >= limit:
                         return results
                 continue
-            if xpath is None:
-                continue
-            # Whether any string here can keep its whitespace (<pre>, <textarea>).
-            preserving = (
-                item.tag in PRESERVE_WHITESPACE_TAGS
-                or next(item.iterancestors(*PRESERVE_WHITESPACE_TAGS), None) is not None
-                or next(item.iterdescendants(*PRESERVE_WHITESPACE_TAGS), None)
-                is not None
-            )
-            last_slot: tuple[Any, bool] | None = None
-            for node in xpath(item):
-                if isinstance(node, str):
-                    owner = node.getparent()  # type: ignore[attr-defined]
-                    tail = bool(node.is_tail)  # type: ignore[attr-defined]
-                    if (
-                        last_slot is not None
-                        and last_slot[0] is owner
-                        and last_slot[1] == tail
-                    ):
-                        continue  # one slot split into several text nodes
-                    last_slot = (owner, tail)
-                    if not exact:
-                        if node.strip(ASCII_SPACES):
-                            # Not whitespace-only: the view's string is the raw text.
-                            if not accept(node):
-                                continue
-                        else:
-                            verdict = collapsed["\n" if "\n" in node else " "]
-                            if not verdict and (not preserving or not accept(node)):
-                                continue
-                    string = text_string(owner, tail, doc)
-                    if string is None or not (exact or accept(string)):
-                        continue
-                else:
-                    last_slot = None
-                    string = wrap(node, doc)
-                    if not accept(string):
-                        continue
-                results.append(string)
-                if limit is not None and len(results) >= limit:
-                    return results
+            if exact:
+                if xpath is not None:
+                    _literal_strings(item, xpath, doc, accept, limit, results)
+            else:
+                impure = any(r.function is not None for r in matcher.string_rules)
+                _walk_strings(item, doc, accept, limit, results, impure)
+            if limit is not None and len(results) >= limit:
+                return results
         return results
 
     def _find_one(self, method: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:

@@ -386,14 +386,16 @@ class SoupStrainer(ElementFilter):
 
     def matches_name(self, tag: Tag) -> bool:
         """Whether some name rule matches the tag or its prefixed name (bs4's rules)."""
-        prefix = tag.prefix
-        prefixed_name = f"{prefix}:{tag.name}" if prefix else None
+        prefixed_name: str | None = ""  # "" until needed: few rules look at it
         for rule in self.name_rules:
-            if rule.matches_tag(tag) or (
-                not rule.function
-                and prefixed_name is not None
-                and rule.matches_string(prefixed_name)
-            ):
+            if rule.matches_tag(tag):
+                return True
+            if rule.function:
+                continue
+            if prefixed_name == "":
+                prefix = tag.prefix
+                prefixed_name = f"{prefix}:{tag.name}" if prefix else None
+            if prefixed_name is not None and rule.matches_string(prefixed_name):
                 return True
         return False
 

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
-from ._attrs import CDATA_LIST_ATTRIBUTES, split_value
+from ._attrs import CDATA_LIST_ATTRIBUTES, is_multi_valued, split_value
 
 if TYPE_CHECKING:
     from ._elements import Tag
@@ -119,12 +119,14 @@ class TagPlan:
     __slots__ = (
         "extensions",
         "key",
+        "names",
         "never",
         "nodetest",
         "predicates",
         "python_attrs",
         "python_name",
         "python_string",
+        "raw_name",
     )
 
     def __init__(self) -> None:
@@ -132,6 +134,8 @@ class TagPlan:
         self.predicates: list[str] = []
         self.extensions: dict[tuple[str, str], Callable[..., Any]] = {}
         self.python_name = False
+        self.raw_name = False
+        self.names: tuple[str, ...] = ()
         self.python_attrs: list[Any] = []
         self.python_string = False
         self.never = False
@@ -140,22 +144,65 @@ class TagPlan:
     @property
     def exact(self) -> bool:
         """Whether the XPath alone decides the match."""
-        return not (self.python_name or self.python_attrs or self.python_string)
+        return not (
+            self.python_name or self.raw_name or self.python_attrs or self.python_string
+        )
 
     def python_match(self, strainer: SoupStrainer, tag: Tag) -> bool:
         """Check the groups the XPath left out, with the strainer's own (bs4) rules."""
         if self.python_name and not strainer.matches_name(tag):
             return False
+        if self.raw_name and not self.name_match(strainer, tag._el, tag._is_xml):
+            return False
+        if self.python_attrs and not self.attrs_match(strainer, tag._el, tag._is_xml):
+            return False
+        return not self.python_string or self.string_match(strainer, tag)
+
+    def attrs_match(self, strainer: SoupStrainer, el: Any, xml: bool) -> bool:
+        """The attribute groups left to Python, tested on the lxml element.
+
+        The values are the ones bs4 (and the view's ``tag.get``) gives: a
+        multi-valued attribute as its list of tokens; so no `Tag` has to be
+        built for the candidates that fail.
+        """
+        from ._strainer import SoupStrainer
+
+        match = SoupStrainer._attribute_match
+        rules = strainer.attribute_rules
         for attr in self.python_attrs:
-            if not strainer.matches_attribute(
-                tag, attr, strainer.attribute_rules[attr]
-            ):
-                return False
-        if self.python_string:
-            string = tag.string
-            if string is None or not strainer.matches_any_string_rule(string):
+            value: Any = None
+            if isinstance(attr, str):
+                try:
+                    value = el.get(attr)
+                except ValueError:  # a name lxml refuses (NUL, ...): absent
+                    value = None
+                if value is not None and not xml and is_multi_valued(el.tag, attr):
+                    value = split_value(value)
+            if not match(value, rules[attr]):
                 return False
         return True
+
+    @staticmethod
+    def name_match(strainer: SoupStrainer, el: Any, xml: bool) -> bool:
+        """Name rules without callables, tested on the lxml element (bs4's ``matches_name``)."""
+        name: str = el.tag
+        prefix = None
+        if xml:
+            if name[0] == "{":
+                name = name.split("}", 1)[1]
+            prefix = el.prefix
+        for rule in strainer.name_rules:
+            if rule.matches_string(name):
+                return True
+            if prefix and rule.matches_string(f"{prefix}:{name}"):
+                return True
+        return False
+
+    @staticmethod
+    def string_match(strainer: SoupStrainer, tag: Tag) -> bool:
+        """bs4's ``string=`` test on a tag: its ``.string`` must match."""
+        string = tag.string
+        return string is not None and strainer.matches_any_string_rule(string)
 
     def _function(self, fn: Callable[..., Any]) -> str:
         name = f"f{len(self.extensions)}"
@@ -189,23 +236,19 @@ class TagPlan:
                     terms.append(f"self::{rule.string}")
                 else:
                     terms.append(f"name()={lit}")
-            elif _plain_regex(rule.pattern):
-                search = rule.pattern.search
-                fn = self._function(
-                    lambda _ctx, s, search=search: search(s) is not None
-                )
-                terms.append(
-                    f"({fn}(local-name()) or (contains(name(), ':') and {fn}(name())))"
-                    if xml
-                    else f"{fn}(name())"
-                )
             else:
-                self.python_name = True
+                # A regex: Python tests the raw element names (an XPath
+                # extension function costs a few microseconds per element).
+                self.raw_name = True
                 return
         if not terms:
             self.never = True
         elif len(terms) == 1 and len(simple) == 1:
             self.nodetest = simple[0]
+        elif len(simple) == len(terms):
+            # A union of name tests runs several times faster in libxml2
+            # than a predicate of ``self::`` tests.
+            self.names = tuple(dict.fromkeys(simple))
         else:
             self.predicates.append(" or ".join(terms))
 
@@ -220,6 +263,14 @@ class TagPlan:
         elif not xml and (lit := literal(attr)) is not None:
             ref = f"@*[name()={lit}]"
         else:
+            self.python_attrs.append(attr)
+            return
+        if any(rule.pattern is not None for rule in rules):
+            # Regexes run in Python on the raw values (cheaper than an XPath
+            # extension call per element); XPath keeps the tags that have
+            # the attribute when every rule needs it.
+            if all(rule.present is not False for rule in rules):
+                self.predicates.append(ref)
             self.python_attrs.append(attr)
             return
         if xml:
@@ -404,12 +455,12 @@ def tag_xpath(
     preds = "".join(f"[{p}]" for p in plan.predicates)
     if extra:
         preds += f"[{extra}]"
-    if len(axes) == 1:
-        expr = f"{axes[0]}::{plan.nodetest}{preds}"
+    tests = plan.names or (plan.nodetest,)
+    if len(axes) == 1 and len(tests) == 1:
+        expr = f"{axes[0]}::{tests[0]}{preds}"
     else:
-        expr = (
-            "(" + " | ".join(f"{axis}::{plan.nodetest}" for axis in axes) + ")" + preds
-        )
+        steps = [f"{axis}::{test}" for axis in axes for test in tests]
+        expr = "(" + " | ".join(steps) + ")" + preds
     if limit is not None:
         if from_end:
             expr += f"[position() > last() - {limit}]"
