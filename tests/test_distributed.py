@@ -1,0 +1,308 @@
+"""scrapy_soup on a distributed crawl: scrapy-redis, a real redis-server, two
+crawler processes at once, then the same crawl in one process (issue 11).
+
+The crawl processes use ``example_project/settings_redis.py`` (scrapy-redis's
+scheduler and duplicate filter, ``RedisPipeline`` after scrapy_soup's
+pipelines, the add-on) and :class:`redis_helpers.SoupRedisSpider`, against a
+generated site of :data:`SITE_SIZE` pages. Every request goes through
+scrapy-redis's pickle serializer, with soup ``Tag`` objects in ``cb_kwargs``
+and ``meta={"soup": False}`` on some of them.
+
+Needs ``redis-server`` (``.ci/install-redis.sh`` installs Debian's package)
+and the ``scrapy-redis`` and ``redis`` packages; skips, saying which is
+missing, only without them.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+import redis_helpers as rh
+from bs4 import BeautifulSoup
+
+SITE_SIZE = 500
+PROCESSES = 2
+#: Start URLs pushed to Redis: several, so that every process gets work at once.
+START_PAGES = list(range(0, SITE_SIZE, 50))
+
+#: Attributes that hold URLs in what the safe cleaning policy keeps.
+URL_ATTRIBUTES = ("href", "src", "poster", "cite", "action", "formaction")
+
+
+def _skip_reason() -> str | None:
+    try:
+        import redis  # noqa: F401
+        import scrapy_redis  # noqa: F401
+    except ImportError as exc:
+        return f"scrapy-redis and redis are needed ({exc}); pip install '.[test]'"
+    if rh.redis_server_path() is None:
+        return "redis-server is not installed (.ci/install-redis.sh installs it)"
+    return None
+
+
+pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason() or "")
+
+
+@pytest.fixture(scope="module")
+def redis_url() -> Iterator[str]:
+    executable = rh.redis_server_path()
+    assert executable is not None
+    with rh.redis_server(executable) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def site() -> Iterator[rh.SiteServer]:
+    with rh.SiteServer(rh.make_site(SITE_SIZE)) as server:
+        yield server
+
+
+def _run(
+    tmp: Path, site: rh.SiteServer, redis_url: str, processes: int
+) -> tuple[list[rh.CrawlOutcome], list[str]]:
+    """Run ``processes`` crawl processes over an empty Redis; return their
+    outcomes and the items RedisPipeline pushed."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    try:
+        client.flushdb()
+        site.hits.clear()
+        for n in START_PAGES:
+            data = {"url": site.url(rh.page_path(n))}
+            if rh.soup_off(n):
+                data["meta"] = {"soup": False}
+            client.rpush(f"{rh.SoupRedisSpider.name}:start_urls", json.dumps(data))
+        settings = {**rh.example_settings(), "REDIS_URL": redis_url}
+        crawls = [
+            rh.start_crawl(tmp / f"process-{k}", settings) for k in range(processes)
+        ]
+        outcomes = rh.finish_crawls(crawls)
+        pushed = [
+            raw.decode("utf-8")
+            for raw in client.lrange(f"{rh.SoupRedisSpider.name}:items", 0, -1)
+        ]
+        return outcomes, pushed
+    finally:
+        client.close()
+
+
+@pytest.fixture(scope="module")
+def distributed(
+    tmp_path_factory: pytest.TempPathFactory, site: rh.SiteServer, redis_url: str
+) -> tuple[list[rh.CrawlOutcome], list[str], Counter[str]]:
+    outcomes, pushed = _run(
+        tmp_path_factory.mktemp("distributed"), site, redis_url, PROCESSES
+    )
+    return outcomes, pushed, Counter(site.hits)
+
+
+@pytest.fixture(scope="module")
+def single(
+    tmp_path_factory: pytest.TempPathFactory,
+    site: rh.SiteServer,
+    redis_url: str,
+    distributed: Any,  # after it: the two share the server's hit counter
+) -> tuple[list[rh.CrawlOutcome], list[str], Counter[str]]:
+    outcomes, pushed = _run(tmp_path_factory.mktemp("single"), site, redis_url, 1)
+    return outcomes, pushed, Counter(site.hits)
+
+
+def _all_items(outcomes: list[rh.CrawlOutcome]) -> list[dict[str, Any]]:
+    return [item for outcome in outcomes for item in outcome.items]
+
+
+def _canonical(item: dict[str, Any]) -> str:
+    return json.dumps(item, sort_keys=True)
+
+
+# -- the distributed crawl --------------------------------------------------------
+def test_every_page_crawled_exactly_once_across_processes(
+    distributed: Any, site: rh.SiteServer
+) -> None:
+    outcomes, _, hits = distributed
+    expected = Counter(rh.page_path(n) for n in range(SITE_SIZE))
+    # The example settings obey robots.txt: each process asks once (a 404).
+    assert hits.pop("/robots.txt") == len(outcomes)
+    # The server's view: each page asked for once, nothing else (no 404s).
+    assert hits == expected
+    # The processes' view: their downloads add up to the site.
+    assert sum(o.stats.get("downloader/response_count", 0) for o in outcomes) == (
+        SITE_SIZE + len(outcomes)
+    )
+    # The work was shared: every process crawled pages of its own.
+    for outcome in outcomes:
+        assert outcome.stats.get("downloader/response_count", 0) > 0, outcome.log[
+            -3000:
+        ]
+    # 3 links a page, 1,500 requests: the shared duplicate filter let each
+    # page into the shared queue once, whichever process found it.
+    enqueued = sum(o.stats.get("scheduler/enqueued/redis", 0) for o in outcomes)
+    assert enqueued == SITE_SIZE
+
+
+def test_every_item_exported_once(distributed: Any, site: rh.SiteServer) -> None:
+    outcomes, pushed, _ = distributed
+    items = _all_items(outcomes)
+    assert sorted(item["number"] for item in items) == list(range(SITE_SIZE))
+    for item in items:
+        assert item["url"] == site.url(rh.page_path(item["number"]))
+        assert item["title"] == f"Page {item['number']} & friends"
+        # Requests that asked for no soup got none, and still gave an item.
+        assert item["wrapped"] is not rh.soup_off(item["number"])
+        # The <a> Tag in cb_kwargs came back from Redis's pickle intact.
+        assert item["via_ok"] is True
+    # RedisPipeline (order 900) pushed the very items the feeds exported:
+    # after scrapy_soup's pipelines, all plain JSON.
+    assert sorted(_canonical(json.loads(p)) for p in pushed) == sorted(
+        _canonical(item) for item in items
+    )
+
+
+def _check_clean_absolute(html: str, base: str, number: int) -> None:
+    """The exported HTML: absolute links, none of the dangerous parts."""
+    assert "<script" not in html.lower()
+    assert "javascript:" not in html.lower()
+    soup = BeautifulSoup(html, "html.parser")  # the oracle reads it back
+    for tag in soup.find_all(True):
+        for name, value in tag.attrs.items():
+            assert not name.lower().startswith("on"), (number, tag)
+            assert name not in ("style", "srcdoc"), (number, tag)
+            if name in URL_ATTRIBUTES and not value.startswith(("#", "mailto:")):
+                assert value.startswith(base + "/site/"), (number, name, value)
+                # <base href="../"> honoured: nothing under /site/b/ but pages.
+                path = urlsplit(value).path
+                assert not path.startswith("/site/b/") or re.fullmatch(
+                    r"/site/b/p\d+\.html", path
+                ), (number, value)
+            if name == "srcset":
+                for candidate in value.split(", "):
+                    assert candidate.startswith(base + "/site/img/"), (number, value)
+
+
+def test_items_have_absolute_cleaned_html(
+    distributed: Any, site: rh.SiteServer
+) -> None:
+    outcomes, _, _ = distributed
+    for item in _all_items(outcomes):
+        number = item["number"]
+        see = rh.see_target(number, SITE_SIZE)
+        see_url = site.url(rh.page_path(see))
+        for field in ("body", "summary"):
+            assert isinstance(item[field], str)
+            _check_clean_absolute(item[field], site.base, number)
+        body = BeautifulSoup(item["body"], "html.parser")
+        assert body.find("a", string=f"see {see}")["href"] == see_url
+        img = body.find("img")
+        assert img["src"] == site.url(f"/site/img/p{number}.png")
+        assert img["srcset"] == (
+            f"{site.url(f'/site/img/p{number},small.png')} 1x, "
+            f"{site.url(f'/site/img/p{number}-2x.png')} 2x"
+        )
+        assert body.find("iframe") is None and body.find("style") is None
+        # A list of Tags: a list of str.
+        assert [
+            BeautifulSoup(s, "html.parser").a.get("href") for s in item["links"]
+        ] == [
+            see_url,
+            None,  # javascript: removed
+            "#frag",
+            "mailto:someone@example.com",
+            see_url + "?a=1&b=2",
+        ]
+        # A str field (SOUP_HTML_FIELDS would be needed without soup values;
+        # here the origin the spider middleware recorded in that process).
+        summary = BeautifulSoup(item["summary"], "html.parser")
+        nxt = rh.nav_targets(number, SITE_SIZE)[0]
+        assert summary.a["href"] == site.url(rh.page_path(nxt))
+
+
+def test_soup_stats_in_every_process(distributed: Any) -> None:
+    outcomes, _, _ = distributed
+    for outcome in outcomes:
+        stats = outcome.stats
+        assert stats.get("finish_reason") == "finished"
+        assert not stats.get("log_count/ERROR"), outcome.log[-5000:]
+        assert stats.get("soup/responses_wrapped", 0) > 0, stats
+        assert stats.get("soup/links_absolutized", 0) > 0, stats
+        assert stats.get("soup/attributes_removed", 0) > 0, stats
+        assert stats.get("soup/elements_removed", 0) > 0, stats
+        assert not stats.get("soup/fields_failed"), outcome.log[-5000:]
+        assert stats.get("item_scraped_count", 0) > 0, stats
+        # Each process's item-origin map emptied as its items left.
+        assert outcome.origins_left == 0
+    # The responses given a soup add up to the pages that did not opt out,
+    # plus each process's robots.txt (a text/html 404).
+    wrapped = sum(o.stats["soup/responses_wrapped"] for o in outcomes)
+    pages = sum(not rh.soup_off(n) for n in range(SITE_SIZE))
+    assert wrapped == pages + len(outcomes)
+
+
+def test_no_pickling_or_serialization_error(distributed: Any) -> None:
+    outcomes, _, _ = distributed
+    for outcome in outcomes:
+        for needle in ("Traceback", "PicklingError", "not JSON serializable"):
+            assert needle not in outcome.log, outcome.log[-5000:]
+        assert not outcome.stats.get("item_dropped_count"), outcome.stats
+        # No warning from scrapy_soup (those are errors in the crawl process).
+        assert not [w for w in outcome.warnings if "scrapy_soup" in w], outcome.warnings
+
+
+# -- one process, same result -------------------------------------------------------
+def test_single_process_gives_the_same_items(distributed: Any, single: Any) -> None:
+    many, many_pushed, _ = distributed
+    one, one_pushed, hits = single
+    assert hits.pop("/robots.txt") == 1
+    assert hits == Counter(rh.page_path(n) for n in range(SITE_SIZE))
+    assert len(one) == 1
+    assert sorted(map(_canonical, _all_items(one))) == sorted(
+        map(_canonical, _all_items(many))
+    )
+    assert len(one_pushed) == SITE_SIZE
+    assert sorted(_canonical(json.loads(p)) for p in one_pushed) == sorted(
+        _canonical(json.loads(p)) for p in many_pushed
+    )
+
+
+# -- why RedisPipeline goes after scrapy_soup's pipelines -------------------------
+def test_redis_pipeline_order_in_example_settings() -> None:
+    settings = rh.example_settings()
+    pipelines = settings["ITEM_PIPELINES"]
+    assert pipelines["scrapy_redis.pipelines.RedisPipeline"] > 810
+    assert settings["SCHEDULER_PERSIST"] is True
+    assert settings["ADDONS"] == {"scrapy_soup.Addon": 0}
+
+
+def test_redis_serializer_rejects_soup_tags_but_not_their_str() -> None:
+    """What RedisPipeline would meet before scrapy_soup's pipelines ran."""
+    from scrapy_redis.pipelines import default_serialize
+
+    from scrapy_soup import BeautifulSoup as Soup
+
+    soup = Soup('<p><a href="x">x</a></p>')
+    with pytest.raises(TypeError):
+        default_serialize({"body": soup.p})
+    assert json.loads(default_serialize({"body": str(soup.p)})) == {
+        "body": '<p><a href="x">x</a></p>'
+    }
+
+
+def test_install_script_is_idempotent_when_redis_is_there() -> None:
+    script = rh.REPO_DIR / ".ci" / "install-redis.sh"
+    import subprocess
+
+    bash = shutil.which("bash")
+    assert bash is not None
+    proc = subprocess.run(
+        [bash, str(script)], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 0
+    assert "Redis server" in proc.stdout
