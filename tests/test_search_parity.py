@@ -20,9 +20,9 @@ from typing import Any
 import bs4
 import pytest
 from lxml import etree
-from scrapy_soup._tree._soup import Soup
 
 from scrapy_soup._tree import _elements as el
+from scrapy_soup._tree._soup import Soup
 from scrapy_soup._tree._strainer import SoupStrainer
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
@@ -480,6 +480,8 @@ def _run(query: Q, ctx: Ctx) -> tuple[str, Any]:
         return "error", None
 
 
+# About 2.5 CPU minutes for the 134 pages, most of it bs4's side (soupsieve).
+@pytest.mark.slow
 @pytest.mark.parametrize("page", PAGES)
 def test_search_parity(page: str) -> None:
     text = (CORPUS / page).read_bytes().decode("utf-8")
