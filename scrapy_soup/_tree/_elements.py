@@ -51,23 +51,43 @@ _ENTITY = etree._Entity
 #: weak references, read inline: ``WeakValueDictionary``'s Python-level
 #: methods cost more than the rest of ``wrap()`` together.  An entry holds
 #: the lxml proxy only as long as its wrapper lives.
-_WRAPPER_REFS: dict[Any, weakref.KeyedRef[Any, Any]] = {}
-_STRING_REFS: dict[tuple[Any, bool], weakref.KeyedRef[Any, Any]] = {}
 
 
-def _forget_wrapper(ref: weakref.KeyedRef[Any, Any]) -> None:
+class _Ref(weakref.ref):  # type: ignore[type-arg]
+    """A weak reference that knows its key in an identity map.
+
+    ``weakref.KeyedRef`` does the same, but its constructor is Python code
+    and costs four times as much as this subclass, whose ``key`` slot is set
+    after a C-level construction: it is the largest part of `wrap`.
+    """
+
+    __slots__ = ("key",)
+    key: Any
+
+
+def _ref(obj: Any, callback: Any, key: Any) -> _Ref:
+    ref = _Ref(obj, callback)
+    ref.key = key
+    return ref
+
+
+_WRAPPER_REFS: dict[Any, _Ref] = {}
+_STRING_REFS: dict[tuple[Any, bool], _Ref] = {}
+
+
+def _forget_wrapper(ref: _Ref) -> None:
     if _WRAPPER_REFS.get(ref.key) is ref:
         del _WRAPPER_REFS[ref.key]
 
 
-def _forget_string(ref: weakref.KeyedRef[Any, Any]) -> None:
+def _forget_string(ref: _Ref) -> None:
     if _STRING_REFS.get(ref.key) is ref:
         del _STRING_REFS[ref.key]
 
 
 def remember(node: Any, wrapper: Any) -> None:
     """Make ``wrapper`` the object that `wrap` returns for ``node``."""
-    _WRAPPER_REFS[node] = weakref.KeyedRef(wrapper, _forget_wrapper, node)
+    _WRAPPER_REFS[node] = _ref(wrapper, _forget_wrapper, node)
 
 
 def cached_wrapper(node: Any) -> Any:
@@ -79,7 +99,7 @@ def cached_wrapper(node: Any) -> Any:
 def remember_string(owner: Any, is_tail: bool, string: Any) -> None:
     """Make ``string`` the object read from that slot while its text is unchanged."""
     key = (owner, is_tail)
-    _STRING_REFS[key] = weakref.KeyedRef(string, _forget_string, key)
+    _STRING_REFS[key] = _ref(string, _forget_string, key)
 
 
 def cached_string(owner: Any, is_tail: bool) -> Any:
@@ -287,6 +307,9 @@ class PageElement(SearchMixin, ModifyMixin):
 # wrapping lxml nodes
 
 
+_new_object = object.__new__
+
+
 def wrap(node: Any, doc: Soup | None) -> Any:
     """The wrapper of an lxml node: a `Tag`, `Comment` or `ProcessingInstruction`.
 
@@ -300,7 +323,11 @@ def wrap(node: Any, doc: Soup | None) -> Any:
             return found
     wrapper: Any
     if isinstance(node.tag, str):
-        wrapper = Tag._wrap(node, doc)
+        # Inline Tag._wrap: this is the hottest line of every search.
+        wrapper = _new_object(Tag)
+        wrapper._el = node
+        wrapper._doc = doc
+        wrapper.hidden = False
     elif isinstance(node, _COMMENT):
         wrapper = Comment._for_node(node, doc)
     elif isinstance(node, _PI):
@@ -313,7 +340,7 @@ def wrap(node: Any, doc: Soup | None) -> Any:
         wrapper = NavigableString._for_node(node, doc)
     else:  # pragma: no cover - lxml has no other node types in a tree
         raise TypeError(f"cannot wrap {node!r}")
-    _WRAPPER_REFS[node] = weakref.KeyedRef(wrapper, _forget_wrapper, node)
+    _WRAPPER_REFS[node] = _ref(wrapper, _forget_wrapper, node)
     return wrapper
 
 
@@ -382,7 +409,7 @@ def text_string(
         value = normalize_text(raw, parent, is_xml)
         cls = NavigableString if is_xml else string_class_for(parent)
     string = cls._for_slot(value, owner, is_tail, raw, doc)
-    _STRING_REFS[key] = weakref.KeyedRef(string, _forget_string, key)
+    _STRING_REFS[key] = _ref(string, _forget_string, key)
     return string
 
 
