@@ -19,11 +19,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import bs4
 import parsel
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _harness import OURS, Case, standalone
+from _harness import OURS, Case, parse_bs4, parse_parsel, parsed_once, standalone
 
 from scrapy_soup import Soup
 
@@ -80,18 +79,10 @@ def extract_parsel(sel: parsel.Selector) -> dict[str, Any]:
     }
 
 
-def _bs4(text: str) -> bs4.BeautifulSoup:
-    return bs4.BeautifulSoup(text, "lxml")
-
-
-def _selector(text: str) -> parsel.Selector:
-    return parsel.Selector(text=text)
-
-
 IMPLS: list[tuple[str, Callable[[str], Any], Callable[[Any], Any]]] = [
     (OURS, Soup, extract_soup),
-    ("bs4 (lxml)", _bs4, extract_soup),
-    ("parsel", _selector, extract_parsel),
+    ("bs4 (lxml)", parse_bs4, extract_soup),
+    ("parsel", parse_parsel, extract_parsel),
 ]
 
 
@@ -105,7 +96,7 @@ def _excluding(
     parse: Callable[[str], Any], extract: Callable[[Any], Any]
 ) -> Callable[[str], Callable[[], Any]]:
     def prepare(text: str) -> Callable[[], Any]:
-        doc = parse(text)
+        doc = parsed_once(parse, text)
         return lambda: extract(doc)
 
     return prepare
@@ -114,8 +105,8 @@ def _excluding(
 def differences(text: str) -> list[str]:
     """Keys whose result differs from bs4's (scrapy_soup) or the soup's (parsel)."""
     ours = extract_soup(Soup(text))
-    theirs = extract_soup(_bs4(text))
-    sel = extract_parsel(_selector(text))
+    theirs = extract_soup(parse_bs4(text))
+    sel = extract_parsel(parse_parsel(text))
     bad = [f"bs4:{k}" for k in ours if ours[k] != theirs[k]]
     # parsel's string-level results match exactly; its texts can differ where
     # bs4 leaves out strings XPath's text() sees (<script> inside a <p>).

@@ -14,11 +14,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import bs4
-import parsel
-
 sys.path.insert(0, str(Path(__file__).parent))
-from _harness import OURS, Case, standalone
+from _harness import OURS, Case, parse_bs4, parse_parsel, parsed_once, standalone
 
 from scrapy_soup import Soup
 
@@ -31,34 +28,24 @@ def _on_parsed(
     parse: Callable[[str], Any], work: Callable[[Any], Any]
 ) -> Callable[[str], Callable[[], Any]]:
     def prepare(text: str) -> Callable[[], Any]:
-        doc = parse(text)
+        doc = parsed_once(parse, text)
         return lambda: work(doc)
 
     return prepare
-
-
-def _both(soup: Any) -> tuple[str, str]:
-    return str(soup), soup.prettify()
-
-
-def _bs4(text: str) -> Any:
-    return bs4.BeautifulSoup(text, "lxml")
 
 
 def cases() -> list[Case]:
     """str() and prettify() for both soups; parsel's get() for reference."""
     return [
         Case(STR, OURS, _on_parsed(Soup, str)),
-        Case(STR, "bs4 (lxml)", _on_parsed(_bs4, str)),
+        Case(STR, "bs4 (lxml)", _on_parsed(parse_bs4, str)),
         Case(
             STR,
             "parsel .get() (lxml serializer)",
-            _on_parsed(lambda t: parsel.Selector(text=t), lambda s: s.get()),
+            _on_parsed(parse_parsel, lambda s: s.get()),
         ),
         Case(PRETTIFY, OURS, _on_parsed(Soup, lambda s: s.prettify())),
-        Case(PRETTIFY, "bs4 (lxml)", _on_parsed(_bs4, lambda s: s.prettify())),
-        Case(ALL, OURS, _on_parsed(Soup, _both)),
-        Case(ALL, "bs4 (lxml)", _on_parsed(_bs4, _both)),
+        Case(PRETTIFY, "bs4 (lxml)", _on_parsed(parse_bs4, lambda s: s.prettify())),
     ]
 
 
