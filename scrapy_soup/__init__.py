@@ -50,6 +50,7 @@ from ._tree._strainer import (
     ElementFilter,
     ResultSet,
     SoupStrainer,
+    UnusualUsageWarning,
 )
 from .clean import (
     EPUB_POLICY,
@@ -125,6 +126,7 @@ __all__ = [
     "Stylesheet",
     "Tag",
     "TemplateString",
+    "UnusualUsageWarning",
     "XMLFormatter",
     "XMLProcessingInstruction",
     "absolutize_element",
