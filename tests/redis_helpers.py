@@ -256,6 +256,9 @@ class SoupRedisSpider(_redis_spider_base()):  # type: ignore[misc]
     """
 
     name = "soup_redis"
+    #: Start URLs taken from Redis at a time (default: CONCURRENT_REQUESTS):
+    #: small, so that every process gets some of them at once.
+    redis_batch_size = 2
     #: A str field of HTML: the pipelines process it because it is named here.
     custom_settings = {"SOUP_HTML_FIELDS": ["summary"]}
 
@@ -331,10 +334,15 @@ BASE_SETTINGS: dict[str, Any] = {
     # A safety net only: processes stop when idle (MAX_IDLE_TIME_BEFORE_CLOSE).
     "CLOSESPIDER_TIMEOUT": 150,
     "SCHEDULER_PERSIST": True,
-    "MAX_IDLE_TIME_BEFORE_CLOSE": 3,
+}
+
+#: Settings the test imposes over the example's.
+TEST_OVERRIDES: dict[str, Any] = {
     # The test's spider is not one of the example project's.
     "SPIDER_MODULES": [],
     "NEWSPIDER_MODULE": "",
+    # Stop sooner once idle than the example's 10 s: the test's run time.
+    "MAX_IDLE_TIME_BEFORE_CLOSE": 4,
 }
 
 
@@ -381,11 +389,7 @@ def start_crawl(workdir: Path, settings: dict[str, Any]) -> CrawlProcess:
                 str(crawl.items_file): {"format": "jsonlines", "encoding": "utf-8"}
             },
             **settings,
-            **{
-                k: v
-                for k, v in BASE_SETTINGS.items()
-                if k.startswith(("SPIDER_", "NEW"))
-            },
+            **TEST_OVERRIDES,
         },
         "stats_file": str(crawl.stats_file),
     }
