@@ -16,8 +16,12 @@ missing, only without them.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import subprocess
+import sys
+import zipfile
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -48,7 +52,10 @@ def _skip_reason() -> str | None:
     return None
 
 
-pytestmark = pytest.mark.skipif(_skip_reason() is not None, reason=_skip_reason() or "")
+#: Every test that needs Redis (all but the egg test at the end).
+needs_redis = pytest.mark.skipif(
+    _skip_reason() is not None, reason=_skip_reason() or ""
+)
 
 
 @pytest.fixture(scope="module")
@@ -125,6 +132,7 @@ def _canonical(item: dict[str, Any]) -> str:
 
 
 # -- the distributed crawl --------------------------------------------------------
+@needs_redis
 def test_every_page_crawled_exactly_once_across_processes(
     distributed: Any, site: rh.SiteServer
 ) -> None:
@@ -149,6 +157,7 @@ def test_every_page_crawled_exactly_once_across_processes(
     assert enqueued == SITE_SIZE
 
 
+@needs_redis
 def test_every_item_exported_once(distributed: Any, site: rh.SiteServer) -> None:
     outcomes, pushed, _ = distributed
     items = _all_items(outcomes)
@@ -188,6 +197,7 @@ def _check_clean_absolute(html: str, base: str, number: int) -> None:
                     assert candidate.startswith(base + "/site/img/"), (number, value)
 
 
+@needs_redis
 def test_items_have_absolute_cleaned_html(
     distributed: Any, site: rh.SiteServer
 ) -> None:
@@ -225,6 +235,7 @@ def test_items_have_absolute_cleaned_html(
         assert summary.a["href"] == site.url(rh.page_path(nxt))
 
 
+@needs_redis
 def test_soup_stats_in_every_process(distributed: Any) -> None:
     outcomes, _, _ = distributed
     for outcome in outcomes:
@@ -246,6 +257,7 @@ def test_soup_stats_in_every_process(distributed: Any) -> None:
     assert wrapped == pages + len(outcomes)
 
 
+@needs_redis
 def test_no_pickling_or_serialization_error(distributed: Any) -> None:
     outcomes, _, _ = distributed
     for outcome in outcomes:
@@ -257,6 +269,7 @@ def test_no_pickling_or_serialization_error(distributed: Any) -> None:
 
 
 # -- one process, same result -------------------------------------------------------
+@needs_redis
 def test_single_process_gives_the_same_items(distributed: Any, single: Any) -> None:
     many, many_pushed, _ = distributed
     one, one_pushed, hits = single
@@ -281,6 +294,7 @@ def test_redis_pipeline_order_in_example_settings() -> None:
     assert settings["ADDONS"] == {"scrapy_soup.Addon": 0}
 
 
+@needs_redis
 def test_redis_serializer_rejects_soup_tags_but_not_their_str() -> None:
     """What RedisPipeline would meet before scrapy_soup's pipelines ran."""
     from scrapy_redis.pipelines import default_serialize
@@ -295,10 +309,9 @@ def test_redis_serializer_rejects_soup_tags_but_not_their_str() -> None:
     }
 
 
+@needs_redis
 def test_install_script_is_idempotent_when_redis_is_there() -> None:
     script = rh.REPO_DIR / ".ci" / "install-redis.sh"
-    import subprocess
-
     bash = shutil.which("bash")
     assert bash is not None
     proc = subprocess.run(
@@ -306,3 +319,70 @@ def test_install_script_is_idempotent_when_redis_is_there() -> None:
     )
     assert proc.returncode == 0
     assert "Redis server" in proc.stdout
+
+
+# -- Scrapyd: the plugin inside a project's egg -------------------------------------
+EGG_SPIDER = """
+import scrapy
+import scrapy_soup
+
+
+class EggSpider(scrapy.Spider):
+    name = "egg"
+
+    def __init__(self, start_url, **kwargs):
+        super().__init__(start_urls=[start_url], **kwargs)
+
+    def parse(self, response):
+        yield {
+            "url": response.url,
+            "soup_from": scrapy_soup.__file__,
+            "body": response.soup.find("article"),
+        }
+"""
+
+EGG_SETTINGS = """
+SPIDER_MODULES = ["eggproject.spiders"]
+ADDONS = {"scrapy_soup.Addon": 0}
+ROBOTSTXT_OBEY = False
+TELNETCONSOLE_ENABLED = False
+"""
+
+
+def test_scrapy_soup_runs_from_a_zipped_egg(tmp_path: Path) -> None:
+    """As ``scrapyd-deploy --include-dependencies`` ships it: scrapy_soup
+    inside the project's zipped egg, imported from there by ``scrapy crawl``."""
+    egg = tmp_path / "project-1.0-py3.egg"
+    package = rh.REPO_DIR / "scrapy_soup"
+    with zipfile.ZipFile(egg, "w") as zf:
+        for file in sorted(package.rglob("*")):
+            if file.is_file() and "__pycache__" not in file.parts:
+                zf.write(file, file.relative_to(rh.REPO_DIR).as_posix())
+        zf.writestr("eggproject/__init__.py", "")
+        zf.writestr("eggproject/settings.py", EGG_SETTINGS)
+        zf.writestr("eggproject/spiders/__init__.py", "")
+        zf.writestr("eggproject/spiders/egg.py", EGG_SPIDER)
+    env = dict(os.environ)
+    env.update(PYTHONPATH=str(egg), SCRAPY_SETTINGS_MODULE="eggproject.settings")
+    with rh.SiteServer(rh.make_site(10)) as site:
+        start = site.url(rh.page_path(0))  # /site/b/p0.html, <base href="../">
+        command = [sys.executable, "-m", "scrapy", "crawl", "egg"]
+        command += ["-a", f"start_url={start}", "-O", "items.jsonl"]
+        proc = subprocess.run(
+            command,
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    assert proc.returncode == 0, proc.stderr[-5000:]
+    assert "log_count/ERROR" not in proc.stderr, proc.stderr[-5000:]
+    assert "'soup/responses_wrapped': 1," in proc.stderr
+    lines = (tmp_path / "items.jsonl").read_text(encoding="utf-8").splitlines()
+    [item] = [json.loads(line) for line in lines]
+    # Imported from the egg, not from the checkout or site-packages.
+    assert item["soup_from"] == str(egg / "scrapy_soup" / "__init__.py")
+    body = BeautifulSoup(item["body"], "html.parser")
+    assert body.find("a", string="see 5")["href"] == site.url(rh.page_path(5))
+    assert not [n for t in body.find_all(True) for n in t.attrs if n.startswith("on")]
