@@ -79,12 +79,12 @@ def _run(
     outcomes and the items RedisPipeline pushed."""
     import redis
 
-    client = redis.Redis.from_url(redis_url)
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
     try:
         client.flushdb()
         site.hits.clear()
         for n in START_PAGES:
-            data = {"url": site.url(rh.page_path(n))}
+            data: dict[str, Any] = {"url": site.url(rh.page_path(n))}
             if rh.soup_off(n):
                 data["meta"] = {"soup": False}
             client.rpush(f"{rh.SoupRedisSpider.name}:start_urls", json.dumps(data))
@@ -93,10 +93,8 @@ def _run(
             rh.start_crawl(tmp / f"process-{k}", settings) for k in range(processes)
         ]
         outcomes = rh.finish_crawls(crawls)
-        pushed = [
-            raw.decode("utf-8")
-            for raw in client.lrange(f"{rh.SoupRedisSpider.name}:items", 0, -1)
-        ]
+        key = f"{rh.SoupRedisSpider.name}:items"
+        pushed = [str(item) for item in client.lrange(key, 0, -1)]
         return outcomes, pushed
     finally:
         client.close()
