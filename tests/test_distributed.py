@@ -21,9 +21,11 @@ import re
 import shutil
 import subprocess
 import sys
+import threading
 import zipfile
 from collections import Counter
 from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -384,3 +386,64 @@ def test_scrapy_soup_runs_from_a_zipped_egg(tmp_path: Path) -> None:
     body = BeautifulSoup(item["body"], "html.parser")
     assert body.find("a", string="see 5")["href"] == site.url(rh.page_path(5))
     assert not [n for t in body.find_all(True) for n in t.attrs if n.startswith("on")]
+
+
+# -- the example project's own spider through Redis ---------------------------------
+@needs_redis
+def test_example_project_spider_through_redis_gives_the_same_items(
+    tmp_path: Path, redis_url: str
+) -> None:
+    """``SCRAPY_SETTINGS_MODULE=settings_redis scrapy crawl bookstore`` in two
+    processes exports what the project's own settings export in one."""
+    import redis
+
+    class Handler(SimpleHTTPRequestHandler):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, directory=str(rh.EXAMPLE_DIR / "site"), **kwargs)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    client = redis.Redis.from_url(redis_url)
+    try:
+        client.flushdb()
+        start = f"http://127.0.0.1:{httpd.server_address[1]}/"
+        env = {k: v for k, v in os.environ.items() if k != "SCRAPY_SETTINGS_MODULE"}
+
+        def crawl(feed: Path, **extra_env: str) -> subprocess.Popen[str]:
+            command = [sys.executable, "-m", "scrapy", "crawl", "bookstore"]
+            command += ["-a", f"start_url={start}", "-O", str(feed)]
+            return subprocess.Popen(
+                command,
+                cwd=rh.EXAMPLE_DIR,
+                env={**env, **extra_env},
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+            )
+
+        redis_env = {"SCRAPY_SETTINGS_MODULE": "settings_redis", "REDIS_URL": redis_url}
+        procs = [crawl(tmp_path / f"redis-{k}.jsonl", **redis_env) for k in range(2)]
+        procs.append(crawl(tmp_path / "plain.jsonl"))
+        outputs = [proc.communicate(timeout=120)[0] for proc in procs]
+    finally:
+        client.close()
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join(timeout=10)
+    for proc, output in zip(procs, outputs, strict=True):
+        assert proc.returncode == 0, output[-5000:]
+
+    def items(*feeds: str) -> list[str]:
+        return sorted(
+            _canonical(json.loads(line))
+            for feed in feeds
+            for line in (tmp_path / feed).read_text(encoding="utf-8").splitlines()
+        )
+
+    plain = items("plain.jsonl")
+    assert len(plain) > 20
+    assert items("redis-0.jsonl", "redis-1.jsonl") == plain
