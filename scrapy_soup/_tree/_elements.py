@@ -461,14 +461,22 @@ class TextContext:
 def child_nodes(el: Any, doc: Soup | None) -> list[Any]:
     """An element's contents as bs4 lists them: text, children and their tails."""
     out: list[Any] = []
+    # Every string here has ``el`` as its parent: one look at the ancestors
+    # serves them all.
+    walk: TextContext | None = None
     raw = el.text
     if raw:
-        out.append(text_string(el, False, doc, raw))
+        walk = TextContext(doc is not None and doc.is_xml, el.getparent())
+        walk.enter(el)
+        out.append(text_string(el, False, doc, raw, walk))
     for child in el:
         out.append(wrap(child, doc))
         raw = child.tail
         if raw:
-            out.append(text_string(child, True, doc, raw))
+            if walk is None:
+                walk = TextContext(doc is not None and doc.is_xml, el.getparent())
+                walk.enter(el)
+            out.append(text_string(child, True, doc, raw, walk))
     return out
 
 
