@@ -386,8 +386,9 @@ def test_empty_attributes_are_booleans() -> None:
 
 
 def test_tags_pickle_as_detached_copies() -> None:
-    soup = Soup("<div><p class='a b'>x<b>y</b></p></div>")
+    soup = Soup("<div><p class='a b'>x<b>y</b></p></div>", base_url="https://e.com/a/")
     clone = pickle.loads(pickle.dumps(soup.p))
+    assert clone._doc.base_url == "https://e.com/a/"
     assert str(clone) == str(soup.p) and clone is not soup.p
     assert clone["class"] == ["a", "b"]
     assert clone.parent is not None and clone.parent.name == "[document]"

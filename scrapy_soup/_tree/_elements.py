@@ -926,17 +926,23 @@ class Tag(PageElement):
     def __unicode__(self) -> str:
         return self.decode()
 
-    def __reduce__(self) -> tuple[Any, tuple[str, bool]]:
+    def __reduce__(self) -> tuple[Any, tuple[str, bool, str | None]]:
         # lxml elements do not pickle: a pickled Tag comes back as a detached
         # copy of itself (its markup re-parsed), which is what Scrapy's
         # serializers (disk queues, scrapy-redis) need of an item's value.
-        return (_unpickle_tag, (self.decode(eventual_encoding=None), self._is_xml))
+        # The base URL goes with it: the link pipeline resolves against it.
+        doc = self._doc
+        base_url = doc.base_url if doc is not None else None
+        return (
+            _unpickle_tag,
+            (self.decode(eventual_encoding=None), self._is_xml, base_url),
+        )
 
 
-def _unpickle_tag(markup: str, is_xml: bool) -> Any:
+def _unpickle_tag(markup: str, is_xml: bool, base_url: str | None = None) -> Any:
     from ._soup import Soup
 
-    soup = Soup(markup, "xml" if is_xml else "fragment")
+    soup = Soup(markup, "xml" if is_xml else "fragment", base_url=base_url)
     for child in soup.contents:
         if isinstance(child, Tag):
             return child
