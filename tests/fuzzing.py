@@ -208,8 +208,11 @@ def main(argv: list[str]) -> int:
     with atheris.instrument_imports(include=["scrapy_soup"]):
         import scrapy_soup  # noqa: F401
     test = _target(spec)
+    for corpus in argv[3:]:
+        if not corpus.startswith("-"):
+            os.makedirs(corpus, exist_ok=True)
     atheris.Setup(
-        [argv[0], f"-max_total_time={int(seconds)}", "-rss_limit_mb=4096", *argv[3:]],
+        [argv[0], f"-max_total_time={int(seconds)}", "-rss_limit_mb=2048", *argv[3:]],
         test.hypothesis.fuzz_one_input,
     )
     atheris.Fuzz()
