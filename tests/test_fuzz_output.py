@@ -22,7 +22,10 @@ from scrapy_soup import Soup, Tag
 
 MODES = st.sampled_from(["html", "fragment", "xml"])
 _RAW_TEXT = re.compile(r"<(iframe|xmp|plaintext|noembed|noframes|noscript)\b", re.I)
-_WS = " \t\n\r\x0c"
+_XML_ATTR_WS = re.compile(r'="[^"]*[\t\n\r]')
+#: Character references to surrogates: an open bug in XML mode
+#: (test_fuzz_regressions.py); stepped around to look for new findings.
+_XML_SURROGATE_REF = re.compile(r"&#(x0*d[89a-f][0-9a-f]{2}|0*5[5-7][0-9]{3});", re.I)
 
 
 def tree(soup: Soup) -> list[tuple[Any, ...]]:
@@ -44,14 +47,9 @@ def _skip(text: str, mode: str, soup: Soup) -> None:
     assume(not _RAW_TEXT.search(text))
     assume(not second_root(soup))
     if mode == "xml":
-        assume(
-            not any(
-                ch in value
-                for tag in soup.find_all(True)
-                for value in tag.attrs.values()
-                for ch in "\t\n\r"
-            )
-        )
+        assume(not _XML_SURROGATE_REF.search(text))
+        # Namespace declarations are not in .attrs: look at the output.
+        assume(not _XML_ATTR_WS.search(str(soup)))
 
 
 @fuzz(examples=250)
@@ -75,7 +73,9 @@ def test_prettify_and_get_text_round_trip(text: str, mode: str) -> None:
 
     def shape(s: Soup) -> tuple[list[Any], str]:
         tags = [(t.name, t.attrs) for t in s.find_all(True)]
-        return tags, re.sub(f"[{_WS}]+", "", s.get_text())
+        # prettify() drops strings that str.strip() empties, as bs4 does:
+        # Unicode whitespace too (U+0085, U+2028, ...).
+        return tags, re.sub(r"\s+", "", s.get_text())
 
     if mode != "xml" or soup.find(True) is not None:
         assert shape(pretty) == shape(soup)
