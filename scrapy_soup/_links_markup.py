@@ -136,6 +136,10 @@ def target_element(obj: object) -> Target:
         el = getattr(obj, "_root", None)
     if isinstance(el, _ELEMENT):
         return Target(el, obj)
+    if hasattr(obj, "_root") and hasattr(obj, "_el"):
+        # A soup of a document without elements: nothing to change; work on
+        # an empty stand-in and hand the soup back.
+        return Target(etree.Element("html"), obj)
     raise TypeError(
         f"expected a str of HTML, a soup Tag or an lxml element, not {type(obj).__name__}"
     )

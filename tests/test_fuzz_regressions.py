@@ -44,11 +44,6 @@ def test_content_after_html_end_is_searchable(text: str) -> None:
     assert str(ours.body) == str(theirs.body)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="_links_markup.target_element() raises TypeError for a Soup whose "
-    "_root is None (a document without elements)",
-)
 @pytest.mark.parametrize("text", ["", "<!-- only a comment -->", "   "])
 def test_clean_and_links_on_a_document_without_elements(text: str) -> None:
     soup = Soup(text)
@@ -56,11 +51,6 @@ def test_clean_and_links_on_a_document_without_elements(text: str) -> None:
     assert absolutize_links(soup, "http://e.com/") is soup
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a document of a doctype alone (no element) prints nothing; bs4 "
-    "prints the doctype",
-)
 def test_doctype_only_document() -> None:
     text = "<!DOCTYPE html>"
     assert str(Soup(text)) == str(bs4.BeautifulSoup(text, "lxml"))
@@ -84,12 +74,6 @@ def test_xml_surrogate_character_reference(text: str) -> None:
         soup.find_all(string=True)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="_attrs.__getitem__ reads each value with el.get(key); lxml refuses "
-    "a key with a control character, which libxml2's HTML parser accepts in "
-    "attribute names (el.items() returns it): tag.attrs raises ValueError",
-)
 @pytest.mark.parametrize("mode", ["html", "fragment"])
 def test_attribute_name_with_a_control_character(mode: str) -> None:
     soup = Soup("<a x\x1fy=1 href=h>z</a>", mode)
@@ -98,11 +82,6 @@ def test_attribute_name_with_a_control_character(mode: str) -> None:
     assert dict(a.attrs) == {"x\x1fy": "1", "href": "h"}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Soup.find_all_next() on the document node returns its descendants; "
-    "bs4 returns [] (the document is not in the next_element chain)",
-)
 def test_find_all_next_from_the_document() -> None:
     text = "<html>"
     assert Soup(text).find_all_next() == bs4.BeautifulSoup(text, "lxml").find_all_next()

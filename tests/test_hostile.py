@@ -169,11 +169,6 @@ def test_huge_attribute_value(mode: str) -> None:
     assert soup.find("p", title=value) is p
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="xml_parser() lacks huge_tree=True: libxml2 drops >10 MB attribute "
-    "values (and the element) and truncates >10 MB text; bs4 keeps both",
-)
 def test_huge_values_in_xml() -> None:
     value = "x" * (11 * 2**20)
     soup = Soup(f'<r><p title="{value}">y</p><t>{value}</t></r>', "xml")
@@ -183,11 +178,6 @@ def test_huge_values_in_xml() -> None:
     assert t is not None and t.string == value
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="xml_parser() lacks huge_tree=True: libxml2 stops at depth 256 and "
-    "drops what is deeper; bs4 keeps it",
-)
 def test_xml_deeper_than_256_levels_keeps_its_content() -> None:
     text = "<r>" + "<a>" * 300 + "deep" + "</a>" * 300 + "</r>"
     theirs = bs4.BeautifulSoup(text, "xml")

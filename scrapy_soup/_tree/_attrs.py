@@ -178,14 +178,25 @@ class AttrsView(MutableMapping[str, Any]):
             return AttributeValueList._live(self._el, key, split_value(value))
         return value
 
+    def _raw(self, key: str) -> str | None:
+        try:
+            return self._el.get(key)
+        except ValueError:
+            # libxml2's HTML parser accepts attribute names (control
+            # characters) that lxml's API refuses to look up.
+            for name, value in self._el.items():
+                if name == key:
+                    return value
+            return None
+
     def __getitem__(self, key: str) -> Any:
-        value = self._el.get(key)
+        value = self._raw(key)
         if value is None:
             raise KeyError(key)
         return self._wrap_value(key, value)
 
     def get(self, key: str, default: Any = None) -> Any:
-        value = self._el.get(key)
+        value = self._raw(key)
         if value is None:
             return default
         return self._wrap_value(key, value)

@@ -93,8 +93,11 @@ def html_parser() -> etree.HTMLParser:
 
 def xml_parser() -> etree.XMLParser:
     """A safe XML parser: recovering, no network, no external entities."""
+    # huge_tree lifts libxml2's depth (256) and 10 MB text limits, as bs4's
+    # XML builder has them lifted; entities are still never expanded.
     return etree.XMLParser(
         recover=True,
+        huge_tree=True,
         resolve_entities=False,
         no_network=True,
         load_dtd=False,
@@ -321,6 +324,11 @@ class Soup(Tag):
                     ProcessingInstruction._synthetic(f"{target} {data or ''}", soup)
                 )
 
+            def doctype(self, name: str, pubid: str | None, system: str | None) -> None:
+                soup._doctype = Doctype._synthetic(  # type: ignore[assignment]
+                    Doctype._string_for_name_and_ids(name, pubid, system), soup
+                )
+
             def close(self) -> None:
                 return None
 
@@ -505,6 +513,19 @@ class Soup(Tag):
 
     def __len__(self) -> int:
         return len(self._contents_list())
+
+    def find_all_next(self, *args: Any, **kwargs: Any) -> Any:
+        """Nothing: bs4 never links the document node into the element chain."""
+        from ._strainer import ResultSet
+
+        return ResultSet(None, [])
+
+    def find_next(self, *args: Any, **kwargs: Any) -> Any:
+        """None: bs4 never links the document node into the element chain."""
+        return None
+
+    findAllNext = find_all_next
+    findNext = find_next
 
     def _set_string(self, value: str) -> None:
         if self._el is not None:
