@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import bs4
+
 from scrapy_soup._tree._soup import Soup
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"

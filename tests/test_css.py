@@ -6,9 +6,9 @@ from typing import Any
 
 import bs4
 import pytest
-from scrapy_soup._tree._soup import Soup
 
 from scrapy_soup._tree._css import SelectorError, SoupSieveTranslator, escape
+from scrapy_soup._tree._soup import Soup
 
 DOC = """<html><head><title>T</title></head><body>
 <div id="main" class="c  d"><p>one <!-- c --></p><p> </p><p><!-- only --></p><p>\x0c</p>

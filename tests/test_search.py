@@ -11,9 +11,9 @@ from typing import Any
 
 import bs4
 import pytest
-from scrapy_soup._tree._soup import Soup
 
 from scrapy_soup._tree import _xpath
+from scrapy_soup._tree._soup import Soup
 from scrapy_soup._tree._strainer import ResultSet, SoupStrainer
 
 DOC = """<!DOCTYPE html><!--top--><html><head><title>T</title></head><body>
