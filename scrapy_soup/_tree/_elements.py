@@ -108,6 +108,14 @@ def cached_string(owner: Any, is_tail: bool) -> Any:
     return ref() if ref is not None else None
 
 
+def _follow(node: Any, link: str) -> Iterator[Any]:
+    """The nodes reached by following ``link`` (``next_sibling``, ...) from ``node``."""
+    node = getattr(node, link)
+    while node is not None:
+        yield node
+        node = getattr(node, link)
+
+
 class PageElement(SearchMixin, ModifyMixin):
     """What tags and strings have in common: navigation, text, output."""
 
@@ -170,42 +178,27 @@ class PageElement(SearchMixin, ModifyMixin):
     @property
     def next_elements(self) -> Iterator[PageElement]:
         """Every node after this one, in document order."""
-        node = self.next_element
-        while node is not None:
-            yield node
-            node = node.next_element
+        return _follow(self, "next_element")
 
     @property
     def previous_elements(self) -> Iterator[PageElement]:
         """Every node before this one, in reverse document order."""
-        node = self.previous_element
-        while node is not None:
-            yield node
-            node = node.previous_element
+        return _follow(self, "previous_element")
 
     @property
     def next_siblings(self) -> Iterator[PageElement]:
         """The nodes after this one in its parent."""
-        node = self.next_sibling
-        while node is not None:
-            yield node
-            node = node.next_sibling
+        return _follow(self, "next_sibling")
 
     @property
     def previous_siblings(self) -> Iterator[PageElement]:
         """The nodes before this one in its parent, nearest first."""
-        node = self.previous_sibling
-        while node is not None:
-            yield node
-            node = node.previous_sibling
+        return _follow(self, "previous_sibling")
 
     @property
     def parents(self) -> Iterator[Tag]:
         """The enclosing tags, innermost first, ending with the soup."""
-        node = self.parent
-        while node is not None:
-            yield node
-            node = node.parent
+        return _follow(self, "parent")
 
     @property
     def self_and_next_elements(self) -> Iterator[PageElement]:
@@ -342,6 +335,18 @@ def wrap(node: Any, doc: Soup | None) -> Any:
         raise TypeError(f"cannot wrap {node!r}")
     _WRAPPER_REFS[node] = _ref(wrapper, _forget_wrapper, node)
     return wrapper
+
+
+def node_raw_text(node: Any) -> str:
+    """The text of a comment, PI or entity node as bs4 holds it.
+
+    bs4's lxml builder makes a processing instruction's string of
+    ``target + " " + data``.
+    """
+    text = node.text or ""
+    if isinstance(node, _PI):
+        return f"{node.target} {text}"
+    return text
 
 
 def string_class_for(parent: Any) -> type[NavigableString]:
@@ -853,12 +858,6 @@ class Tag(PageElement):
             return self.find(name[:-3])
         return self.find(name)
 
-    def _search_root_iter(self, name: Any) -> Iterator[Any]:
-        """Elements below this tag, for the stand-in `find` (search module replaces it)."""
-        for el in self._el.iterdescendants(name):
-            return iter([el])
-        return iter(())
-
     # -- output ------------------------------------------------------------------
     def decode(
         self,
@@ -1025,14 +1024,12 @@ class NavigableString(str, PageElement):  # type: ignore[misc]
 
     @classmethod
     def _for_node(cls, node: Any, doc: Soup | None) -> NavigableString:
-        raw = node.text or ""
-        if isinstance(node, _PI):
-            raw = f"{node.target} {raw}" if raw else f"{node.target} "
-        elif isinstance(node, _ENTITY):
-            raw = node.text or ""
-        value = normalize_text(raw, None, True) if cls is Comment else raw
-        if cls is Comment and not (doc is not None and doc.is_xml):
-            value = normalize_text(raw, node.getparent(), False)
+        raw = node_raw_text(node)
+        value = raw
+        if cls is Comment:
+            # bs4 collapses whitespace-only comments as it does text.
+            is_xml = doc is not None and doc.is_xml
+            value = normalize_text(raw, None if is_xml else node.getparent(), is_xml)
         obj = str.__new__(cls, value)
         obj._owner = None
         obj._tail = False

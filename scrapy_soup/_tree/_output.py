@@ -16,7 +16,6 @@ from lxml import etree
 from ._attrs import is_multi_valued, split_value
 from ._elements import (
     _COMMENT,
-    _ENTITY,
     _PI,
     ASCII_SPACES,
     PRESERVE_WHITESPACE_TAGS,
@@ -28,6 +27,7 @@ from ._elements import (
     Tag,
     TextContext,
     XMLProcessingInstruction,
+    node_raw_text,
     normalize_text,
     text_string,
     wrap,
@@ -44,16 +44,12 @@ _CHARSET_RE = __import__("re").compile(r"((^|;)\s*charset=)([^;]*)", __import__(
 
 def _node_string(node: Any, walk: TextContext) -> tuple[str, type[NavigableString]]:
     """The text and class of a comment / PI / entity node."""
+    raw = node_raw_text(node)
     if isinstance(node, _COMMENT):
-        return walk.value(node.text or ""), Comment
+        return walk.value(raw), Comment
     if isinstance(node, _PI):
-        text = node.text
-        value = f"{node.target} {text}" if text else f"{node.target} "
-        cls = XMLProcessingInstruction if walk.is_xml else ProcessingInstruction
-        return value, cls
-    if isinstance(node, _ENTITY):
-        return node.text or "", NavigableString
-    return "", NavigableString  # pragma: no cover
+        return raw, XMLProcessingInstruction if walk.is_xml else ProcessingInstruction
+    return raw, NavigableString
 
 
 def _walk_element(
