@@ -63,12 +63,31 @@ _HTML_END = re.compile(r"</html\s*>", re.I)
 _LEADING_NODE = re.compile(r"<!--.*?-->|<\?.*?>", re.S)
 _TRAILER_WINDOW = 65536
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_CHARACTER_REFERENCE = re.compile(rb"&#(?:[xX]([0-9a-fA-F]{1,8})|([0-9]{1,10}));")
 _TRAILER_TOKEN = re.compile(r"([\x20\x0a\x09\x0c\x0d]+)|(<!--.*?-->)", re.S)
 
 
 def _replace_surrogates(text: str) -> str:
     """``text`` with lone surrogates (unencodable) replaced by U+FFFD."""
     return text if text.isascii() else _SURROGATE.sub("\ufffd", text)
+
+
+def _replace_surrogate_references(data: bytes) -> bytes:
+    """``data`` with character references to surrogates written as U+FFFD.
+
+    libxml2's recovering XML parser keeps ``&#xD800;`` as bytes that are not
+    UTF-8, and every later read of that text raises; bs4 (through the same
+    parser's SAX events) sees U+FFFD, as a decoder would.
+    """
+    if b"&#" not in data:
+        return data
+
+    def replace(found: re.Match[bytes]) -> bytes:
+        hex_digits, digits = found.groups()
+        code = int(hex_digits, 16) if hex_digits else int(digits)
+        return b"&#xFFFD;" if 0xD800 <= code <= 0xDFFF else found[0]
+
+    return _CHARACTER_REFERENCE.sub(replace, data)
 
 
 def _mode_for(features: Any) -> str:
@@ -222,6 +241,7 @@ class Soup(Tag):
             self._trailer = self._rootless_nodes(markup)
 
     def _parse_xml_bytes(self, data: bytes, encoding: str | None) -> None:
+        data = _replace_surrogate_references(data)
         parser = xml_parser()
         root: Any = None
         if data.strip():
