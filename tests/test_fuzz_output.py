@@ -22,11 +22,7 @@ from scrapy_soup import Soup, Tag
 
 MODES = st.sampled_from(["html", "fragment", "xml"])
 _RAW_TEXT = re.compile(r"<(iframe|xmp|plaintext|noembed|noframes|noscript)\b", re.I)
-_CONTROL_IN_NAME = re.compile(r"<[^>]*[\x00-\x08\x0b\x0c\x0e-\x1f\x7f][^>]*=")
 _XML_ATTR_WS = re.compile(r'="[^"]*[\t\n\r]')
-#: Character references to surrogates: an open bug in XML mode
-#: (test_fuzz_regressions.py); stepped around to look for new findings.
-_XML_SURROGATE_REF = re.compile(r"&#(x0*d[89a-f][0-9a-f]{2}|0*5[5-7][0-9]{3});", re.I)
 
 
 def tree(soup: Soup) -> list[tuple[Any, ...]]:
@@ -46,11 +42,8 @@ def tree(soup: Soup) -> list[tuple[Any, ...]]:
 
 def _skip(text: str, mode: str, soup: Soup) -> None:
     assume(not _RAW_TEXT.search(text))
-    # Control characters in attribute names: an open bug (.attrs raises).
-    assume(not _CONTROL_IN_NAME.search(str(soup)))
     assume(not second_root(soup))
     if mode == "xml":
-        assume(not _XML_SURROGATE_REF.search(text))
         # Namespace declarations are not in .attrs: look at the output.
         assume(not _XML_ATTR_WS.search(str(soup)))
 
