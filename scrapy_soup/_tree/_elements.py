@@ -808,10 +808,7 @@ class Tag(PageElement):
             return separator.join(self._all_strings(strip, types))
         from ._output import main_text_values
 
-        values = main_text_values(self)
-        if strip:
-            values = [v for v in (v.strip() for v in values) if v]
-        return separator.join(values)
+        return separator.join(main_text_values(self, strip))
 
     getText = get_text
 
