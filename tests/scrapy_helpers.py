@@ -326,7 +326,7 @@ class ProbeSpider(scrapy.Spider):
     def parse(self, response: Any) -> Any:
         from scrapy.exceptions import NotSupported
 
-        from scrapy_soup._scrapy import soup_of
+        from scrapy_soup._scrapy import SoupHtmlResponse, SoupXmlResponse, soup_of
 
         probe: dict[str, Any] = {
             # The URL asked for, before any redirect.
@@ -334,7 +334,9 @@ class ProbeSpider(scrapy.Spider):
             "response_url": response.url,
             "cls": type(response).__name__,
             "flags": response.flags,
-            "has_soup": "soup" in dir(type(response)),
+            # Replaced by the middleware (every Response has a .soup attribute
+            # once the middleware is built: that tells nothing).
+            "wrapped": isinstance(response, (SoupHtmlResponse, SoupXmlResponse)),
             "cached": "cached" in response.flags,
         }
         if not self.use_soup:
@@ -344,18 +346,46 @@ class ProbeSpider(scrapy.Spider):
             soup = soup_of(response)
         except NotSupported as exc:
             probe["soup_of_error"] = f"{type(exc).__name__}: {exc}"
+            # .soup must fail the same way (never an AttributeError).
+            try:
+                probe["soup_type"] = type(response.soup).__name__
+            except Exception as soup_exc:
+                probe["soup_error"] = f"{type(soup_exc).__name__}: {soup_exc}"
             yield probe
             return
         probe["is_xml"] = soup.is_xml
         probe["base_url"] = soup.base_url
-        if probe["has_soup"]:
-            probe["same_soup"] = soup is response.soup and soup is soup_of(response)
+        # Without the downloader middleware Response has no .soup at all.
+        probe["same_soup"] = (
+            hasattr(type(response), "soup")
+            and soup is response.soup
+            and soup is soup_of(response)
+        )
         probe["a_count"] = len(soup.find_all("a"))
         if self.compare_bs4:
             features = "xml" if soup.is_xml else "lxml"
             probe["ours"] = soup_queries(soup)
             probe["bs4"] = bs4_queries(response.text, features)
         yield probe
+
+
+class BlindSoupSpider(scrapy.Spider):
+    """Ask every response for ``.soup`` without a try, as a spider for HTML does.
+
+    Each callback first yields an item that must survive whatever ``.soup``
+    then raises, then one with the page title.
+    """
+
+    name = "blind_soup"
+
+    async def start(self) -> Any:
+        for url in self.start_urls:
+            yield scrapy.Request(url, dont_filter=True)
+
+    def parse(self, response: Any) -> Any:
+        yield {"url": response.url}
+        title = response.soup.find("title")
+        yield {"url": response.url, "title": title.get_text() if title else None}
 
 
 class FollowSpider(scrapy.Spider):

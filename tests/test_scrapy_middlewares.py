@@ -191,13 +191,48 @@ def test_other_responses_pass_untouched(addon_crawl: CrawlResult) -> None:
     probes = addon_crawl.probes()
     for path, cls in UNTOUCHED.items():
         assert probes[path]["cls"] == cls, path
-        assert probes[path]["has_soup"] is False
-    # soup_of() on a non-text response is Scrapy's own NotSupported.
-    assert probes["/image.png"]["soup_of_error"].startswith("NotSupported")
-    assert probes["/doc.pdf"]["soup_of_error"].startswith("NotSupported")
-    assert probes["/data.json"]["soup_of_error"].startswith("NotSupported")
-    # soup_of() still gives a soup for a text response without the middleware.
+        assert probes[path]["wrapped"] is False
+    # soup_of() and .soup on a non-text response: the error (type and text)
+    # Scrapy's Response.css() raises there.
+    not_text = "NotSupported: Response content isn't text"
+    for path in ("/image.png", "/doc.pdf"):
+        assert probes[path]["soup_of_error"] == not_text
+        assert probes[path]["soup_error"] == not_text
+    not_markup = "NotSupported: Response content isn't HTML or XML"
+    assert probes["/data.json"]["soup_of_error"].startswith(not_markup)
+    assert probes["/data.json"]["soup_error"] == probes["/data.json"]["soup_of_error"]
+    # soup_of() still gives a soup for a text response without the middleware,
+    # and .soup is that soup.
     assert probes["/plain-html.txt"]["ours"]["title"] == "Home & away"
+    assert probes["/plain-html.txt"]["same_soup"] is True
+    assert probes["/plain.txt"]["same_soup"] is True
+
+
+def test_non_text_soup_in_a_callback_loses_no_item(
+    server: PageServer, tmp_path: Path
+) -> None:
+    # A callback written for HTML pages asks every response for .soup without
+    # a try: on images, PDF and JSON it fails with NotSupported (never
+    # AttributeError), Scrapy logs it as a spider error, and the crawl goes on.
+    not_text = ["/image.png", "/doc.pdf", "/data.json"]
+    html = ["/page.html", "/latin1.html", "/sitemap.xml"]
+    urls = _urls(server, not_text + html)
+    result = run_crawl(
+        tmp_path, "BlindSoupSpider", ADDON_SETTINGS, allow_errors=True, start_urls=urls
+    )
+    assert result.stats["spider_exceptions/NotSupported"] == len(not_text)
+    assert result.stats["spider_exceptions/count"] == len(not_text)
+    assert result.stats["log_count/ERROR"] == len(not_text)
+    assert "NotSupported: Response content isn't text" in result.log
+    assert "AttributeError" not in result.log
+    # Every item yielded before the failing .soup is kept; every page that
+    # has a soup gave its second item.
+    before = sorted(i["url"] for i in result.items if "title" not in i)
+    assert before == sorted(urls)
+    titled = {i["url"]: i["title"] for i in result.items if "title" in i}
+    assert sorted(titled) == sorted(_urls(server, html))
+    assert titled[server.url("/page.html")] == "Home & away"
+    assert result.stats["item_scraped_count"] == len(urls) + len(html)
 
 
 def test_a_wrong_content_type_is_decided_by_scrapy(
@@ -269,8 +304,12 @@ def test_meta_opt_out_keeps_the_plain_response(
     probes = result.probes()
     assert probes["/page.html"]["cls"] == "HtmlResponse"
     assert probes["/sitemap.xml"]["cls"] == "XmlResponse"
-    # soup_of() works without the middleware, on the same tree.
+    # soup_of() works without the middleware, on the same tree, and .soup
+    # still answers (it is soup_of(): the opt-out is of the wrapping).
     _assert_matches_bs4(probes["/page.html"])
+    assert probes["/page.html"]["same_soup"] is True
+    assert probes["/sitemap.xml"]["same_soup"] is True
+    assert probes["/sitemap.xml"]["is_xml"] is True
     assert "soup/responses_wrapped" not in result.stats
 
 

@@ -26,7 +26,11 @@ from scrapy_helpers import CORPUS_DIR, bs4_queries, soup_queries
 
 from scrapy_soup._scrapy import SoupHtmlResponse, SoupXmlResponse, soup_of
 from scrapy_soup._scrapy.middlewares import _wrap
-from scrapy_soup._scrapy.responses import looks_like_html, page_base_url
+from scrapy_soup._scrapy.responses import (
+    install_response_soup,
+    looks_like_html,
+    page_base_url,
+)
 
 URL = "http://example.com/dir/page.html"
 BODY = (
@@ -166,6 +170,60 @@ def test_a_broken_base_href_breaks_neither_selectors_nor_urljoin() -> None:
     assert response.follow(response.soup.a).url == "http://example.com/dir/x"
     other = html_response(body)
     assert other.urljoin("y") == "http://example.com/dir/y"
+
+
+def test_a_broken_base_href_in_a_plain_response() -> None:
+    # soup_of() on Scrapy's own class: the base is ignored for the soup, and
+    # (the same fallback, on the same response) for its .css() and urljoin().
+    body = b"<html><head><base href='http://[::1'></head><body><a href='x'>x</a></body></html>"
+    plain = HtmlResponse(URL, body=body)
+    assert soup_of(plain).base_url == URL
+    assert soup_of(plain).a["href"] == "x"
+    assert plain.css("a::attr(href)").get() == "x"
+    assert plain.urljoin("x") == "http://example.com/dir/x"
+
+
+class _PluginResponse(HtmlResponse):
+    """Another plugin's response class: the middleware leaves it alone."""
+
+
+def test_every_response_has_soup_once_installed() -> None:
+    assert install_response_soup() is True
+    assert install_response_soup() is True  # idempotent
+    # Non-text: the error Response.css() raises, not AttributeError.
+    binary = Response(URL, body=b"\x89PNG")
+    with pytest.raises(NotSupported) as soup_error:
+        binary.soup  # noqa: B018
+    assert str(soup_error.value) == "Response content isn't text"
+    with pytest.raises(NotSupported) as css_error:
+        binary.css("p")
+    assert str(css_error.value) == str(soup_error.value)
+    with pytest.raises(NotSupported, match="isn't HTML or XML"):
+        JsonResponse(URL, body=b'{"a": "<p>x</p>"}').soup  # noqa: B018
+    # Text responses the middleware did not wrap: .soup is soup_of(), on the
+    # tree .css() uses.
+    for response in (
+        HtmlResponse(URL, body=BODY),
+        XmlResponse(URL, body=b"<r><p>x</p></r>"),
+        TextResponse(URL, body=b"<p>x</p>", encoding="utf-8"),
+        _PluginResponse(URL, body=BODY),
+    ):
+        soup = response.soup  # type: ignore[attr-defined]
+        assert soup is soup_of(response)
+        assert soup.find("p")._el is response.css("p")[0].root
+    assert soup_of(XmlResponse(URL, body=b"<r/>")).is_xml
+    # Ours keep their own property (and their own cache slot).
+    wrapped = html_response()
+    assert type(wrapped).soup is not Response.soup  # type: ignore[attr-defined]
+    assert wrapped.soup is wrapped._cached_soup
+
+
+def test_an_existing_soup_attribute_is_left_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(Response, "soup", "another plugin's", raising=False)
+    assert install_response_soup() is False
+    assert Response.soup == "another plugin's"  # type: ignore[attr-defined]
 
 
 def test_follow_takes_tags() -> None:

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 __all__ = [
     "SoupHtmlResponse",
     "SoupXmlResponse",
+    "install_response_soup",
     "looks_like_html",
     "page_base_url",
     "soup_of",
@@ -111,6 +112,36 @@ def url_of_tag(tag: Tag) -> str | None:
     return None
 
 
+def _ignore_broken_base(response: TextResponse) -> bool:
+    """Make Scrapy use the page URL as base URL; tell whether that was possible.
+
+    Scrapy computes the base URL once per response (``get_base_url()``,
+    cached in ``scrapy.utils.response._baseurl_cache``) and raises ValueError
+    when the ``<base href>`` does not parse (``http://[::1``, a port out of
+    range), which breaks ``.selector``, ``.css()``, ``.xpath()`` and
+    ``urljoin()`` on the page. A browser ignores such a base (WHATWG HTML,
+    "frozen base URL": a failed parse falls back to the document URL); so does
+    this, for the whole response.
+    """
+    from scrapy.utils import response as response_utils
+
+    cache = getattr(response_utils, "_baseurl_cache", None)
+    if cache is None:
+        return False
+    cache[response] = response.url
+    return True
+
+
+def _selector_of(response: TextResponse) -> Selector:
+    """Return ``response.selector``, even when the page's ``<base href>`` is broken."""
+    try:
+        return response.selector
+    except ValueError:
+        if not _ignore_broken_base(response):
+            raise
+        return response.selector
+
+
 def _build_soup(response: TextResponse) -> Soup:
     # Imported here so that loading the middlewares (at crawler start) does not
     # pay for the tree package until a callback asks for a soup.
@@ -123,7 +154,7 @@ def _build_soup(response: TextResponse) -> Soup:
         raise NotSupported(
             "Response content isn't HTML or XML (JsonResponse read as json)"
         )
-    selector = response.selector
+    selector = _selector_of(response)
     if getattr(selector, "type", "html") not in ("html", "xml"):
         # parsel reads JSON responses as JSON (its root is a dict or list).
         raise NotSupported(
@@ -158,23 +189,6 @@ class _SoupResponse(TextResponse):
         super().__init__(*args, **kwargs)
         self._cached_soup: Soup | None = None
 
-    def _ignore_broken_base(self) -> bool:
-        """Make Scrapy use the page URL as base URL; tell whether that was possible.
-
-        Scrapy computes the base URL once per response (``get_base_url()``,
-        cached in ``scrapy.utils.response._baseurl_cache``) and raises
-        ValueError when the ``<base href>`` does not parse (``http://[::1``),
-        which breaks ``.css()``, ``.xpath()`` and ``urljoin()`` on the page.
-        A browser ignores such a base; so does this response.
-        """
-        from scrapy.utils import response as response_utils
-
-        cache = getattr(response_utils, "_baseurl_cache", None)
-        if cache is None:
-            return False
-        cache[self] = self.url
-        return True
-
     @property
     def selector(self) -> Selector:
         """The response's Selector, as Scrapy builds it, even with a broken ``<base>``."""
@@ -184,7 +198,7 @@ class _SoupResponse(TextResponse):
             try:
                 self._cached_selector = Selector(self)
             except ValueError:
-                if not self._ignore_broken_base():
+                if not _ignore_broken_base(self):
                     raise
                 self._cached_selector = Selector(self)
         return self._cached_selector
@@ -194,7 +208,7 @@ class _SoupResponse(TextResponse):
         try:
             return super().urljoin(url)
         except ValueError:
-            if not self._ignore_broken_base():
+            if not _ignore_broken_base(self):
                 raise
             return super().urljoin(url)
 
@@ -295,3 +309,37 @@ def soup_of(response: Response) -> Soup:
     if soup is None:
         soup = _foreign_soups[response] = _build_soup(response)
     return soup
+
+
+def _any_response_soup(response: Response) -> Soup:
+    """The soup of a response the middleware did not wrap, as :func:`soup_of` gives it.
+
+    Installed as ``scrapy.http.Response.soup`` by :func:`install_response_soup`.
+    ``.soup`` then works wherever ``.css()`` works: on any text response
+    (JSON excepted), parsed on first access by the response's own selector. A
+    non-text response raises ``NotSupported("Response content isn't text")``,
+    the error ``Response.css()`` raises.
+    """
+    return soup_of(response)
+
+
+def install_response_soup() -> bool:
+    """Give every Scrapy ``Response`` a ``.soup`` (once); tell whether it is there.
+
+    :class:`SoupHtmlResponse`/:class:`SoupXmlResponse` keep their own ``.soup``;
+    this one serves every other response in a callback, so that
+    ``response.soup`` on an image, a PDF or a JSON document raises Scrapy's
+    ``NotSupported`` (as ``response.css()`` does) and never AttributeError.
+    Idempotent; an existing ``soup`` attribute of ``Response`` (another
+    plugin's) is left alone, and then False is returned.
+    """
+    current = Response.__dict__.get("soup")
+    if isinstance(current, property) and current.fget is _any_response_soup:
+        return True
+    if hasattr(Response, "soup"):
+        return False
+    # Monkey-patching Scrapy's base class is the only way for a response the
+    # middleware does not replace (non-text, JSON, other plugins' classes,
+    # meta["soup"] = False) to answer ``.soup`` at all.
+    setattr(Response, "soup", property(_any_response_soup))  # noqa: B010
+    return True
