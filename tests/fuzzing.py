@@ -12,9 +12,11 @@ an example count:
   runs one target for 600 s under atheris (coverage-guided, libFuzzer) through
   hypothesis' ``fuzz_one_input`` when atheris is installed, else as above.
 
-Failures are shrunk and stored in hypothesis' example database
-(``.hypothesis/``); the short run replays them first. A crash found in a long
-run becomes a plain regression test (see ``tests/regressions/``).
+The short run is derandomized (the same examples every run, no example
+database), so it fails a change, never a later run of unchanged code. Long
+runs draw fresh examples; their failures are shrunk and stored in hypothesis'
+example database (``.hypothesis/``), and each becomes a plain regression test
+in ``test_fuzz_regressions.py`` (or a saved input in ``tests/regressions/``).
 """
 
 from __future__ import annotations
@@ -59,8 +61,14 @@ def fuzz(examples: int) -> Callable[[Any], Any]:
     """
 
     def decorate(test: Any) -> Any:
+        # The short run (every pytest, CI) is derandomized: the same
+        # examples every time, so a finding fails a change, not a later run.
         short = settings(
-            max_examples=examples, deadline=None, suppress_health_check=_HEALTH
+            max_examples=examples,
+            deadline=None,
+            suppress_health_check=_HEALTH,
+            derandomize=True,
+            database=None,
         )(test)
         if not _long_profile():
             return short

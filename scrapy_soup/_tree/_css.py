@@ -714,8 +714,17 @@ class CSS:
         compiled, templates = self._compiled(select, namespaces, context)
         form = ("first" if first else "select") + ("_self" if with_self else "")
         xpath = compiled.xpath(form, templates)
-        tk = 0 if with_self else self._tk(context, True)
-        return xpath(context, tk=tk, scope=context)  # type: ignore[no-any-return]
+        if not with_self:
+            return xpath(context, tk=self._tk(context, True), scope=context)  # type: ignore[no-any-return]
+        # A document: its root element, and any top-level element libxml2
+        # put after a stray </html>, each searched with its subtree.
+        found: list[Any] = []
+        for top in (context, *context.itersiblings()):
+            if isinstance(top.tag, str):
+                found.extend(xpath(top, tk=0, scope=top))
+                if first and found:
+                    break
+        return found
 
     # -- bs4's CSS API -------------------------------------------------------------
     def escape(self, ident: str) -> str:

@@ -97,10 +97,12 @@ def _axes_plan(anchor: Any, direction: str) -> _Plan | None:
         root = getattr(anchor, "_root", None)
         if root is None:
             return _Plan(None, ())
+        # libxml2 puts content after a stray </html> in a second top-level
+        # element: a following sibling of the root, a child of the document.
         if direction in ("descendants", "next"):
-            return _Plan(root, ("descendant-or-self",))
+            return _Plan(root, ("descendant-or-self", "following"))
         if direction == "children":
-            return _Plan(root, ("self",))
+            return _Plan(root, ("self", "following-sibling"))
         return _Plan(None, ())  # nothing before, above or beside the document
     if isinstance(anchor, Tag):
         el = anchor._el
@@ -500,9 +502,8 @@ class SearchMixin:
             if self._el is not None:
                 top = [self._el]
             else:
-                root = getattr(self, "_root", None)
                 top = [
-                    item._el if isinstance(item, Tag) and item._el is root else item
+                    item._el if isinstance(item, Tag) else item
                     for item in self.contents
                 ]
         else:

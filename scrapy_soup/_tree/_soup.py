@@ -90,6 +90,25 @@ def _replace_surrogate_references(data: bytes) -> bytes:
     return _CHARACTER_REFERENCE.sub(replace, data)
 
 
+_ATTRIBUTE_REDEFINED = etree.ErrorTypes.ERR_ATTRIBUTE_REDEFINED
+
+
+def _drop_repeated_attributes(root: Any) -> None:
+    """Keep the last of an element's attributes of one name, as bs4 does.
+
+    libxml2's recovering XML parser keeps every repeat (lxml then reads the
+    first value for all of them, and the output is not well-formed); bs4's
+    builder gets them as a dict, where the last one wins.
+    """
+    for el in root.iter():
+        keys = el.keys()
+        if len(keys) == len(set(keys)):
+            continue
+        for name in {k for k in keys if keys.count(k) > 1}:
+            while el.keys().count(name) > 1:
+                del el.attrib[name]
+
+
 def _mode_for(features: Any) -> str:
     if features is None:
         return "html"
@@ -208,7 +227,9 @@ class Soup(Tag):
             header = f"text/html; charset={from_encoding}" if from_encoding else None
             encoding, markup = html_to_unicode(header, markup)
             self.original_encoding = encoding
-        elif markup and markup[0] == "\N{BYTE ORDER MARK}":
+        elif markup and markup[0] == "\N{BYTE ORDER MARK}" and self._mode != "fragment":
+            # libxml2 and bs4's lxml builder drop a leading BOM; bs4's
+            # html.parser (the fragment mode's model) keeps it as text.
             markup = markup[1:]
         if self.is_xml:
             self._parse_xml_bytes(_replace_surrogates(markup).encode("utf-8"), "utf-8")
@@ -252,6 +273,8 @@ class Soup(Tag):
         if root is not None:
             info = root.getroottree().docinfo
             self.original_encoding = (info.encoding or encoding or "utf-8").lower()
+            if any(e.type == _ATTRIBUTE_REDEFINED for e in parser.error_log):
+                _drop_repeated_attributes(root)
         self._set_root(root, None, parsed_here=True)
 
     def _adopt(self, markup: Any) -> None:
