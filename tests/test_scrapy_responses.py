@@ -315,7 +315,15 @@ def test_does_not_look_like_html(body: bytes) -> None:
 
 @pytest.mark.parametrize(
     "body",
-    [b"", b"\xff\xfe\x00\x00garbage", b"<html><body>\x80\x81</body>", b"<<<>>>&&&"],
+    [
+        b"",
+        b" \n\t\r ",
+        b"<html>",
+        b"<html></html>",
+        b"\xff\xfe\x00\x00garbage",
+        b"<html><body>\x80\x81</body>",
+        b"<<<>>>&&&",
+    ],
 )
 def test_bad_bodies_give_a_soup(body: bytes) -> None:
     response = html_response(body)

@@ -161,7 +161,14 @@ def _build_soup(response: TextResponse) -> Soup:
             f"Response content isn't HTML or XML ({type(response).__name__} "
             f"read as {selector.type})"
         )
-    if _NOT_BLANK.search(response.text) is None:
+    root = selector.root
+    # Only a childless root can be parsel's placeholder: real pages skip the
+    # text scan (it was a tenth of the first .soup's cost).
+    if (
+        isinstance(root, etree._Element)
+        and len(root) == 0
+        and _NOT_BLANK.search(response.text) is None
+    ):
         # parsel parses an empty body as "<html/>" so that XPath has a root;
         # bs4 (and so the soup) gives an empty document. Nothing is shared
         # that could be edited: the selector's tree is that placeholder.
