@@ -1,13 +1,11 @@
 """Edit scripts run on bs4 (lxml builder) and on scrapy_soup from the same text.
 
-Every script must leave the same ``str()`` and ``get_text()`` on both sides,
-the same exception if bs4 raises, and, once bs4's neighbouring strings are
-joined (``smooth()``: lxml always holds them joined, see the README's
-"Differences"), the same sequence of descendants and the same navigation
-around the touched node.  One documented difference is modelled on the
-oracle's side (`_canonical`): whitespace-only strings that an edit joins
-(``"\\n" + "\\n"``) print collapsed, as every whitespace-only string of the
-view does.
+Every script must leave exactly the same ``str()`` and ``get_text()`` on both
+sides (whitespace an edit joins included: ``"\\n" + "\\n"`` prints as two
+newlines), the same exception if bs4 raises, and, once bs4's neighbouring
+strings are joined (``smooth()``: lxml always holds them joined, see the
+README's "Differences"), the same sequence of descendants and the same
+navigation around the touched node.
 
 Hand-written scripts cover each method on several targets of several
 documents; hypothesis draws random sequences of edits on random nodes of
@@ -36,7 +34,6 @@ from scrapy_soup import Soup
 _BOOLEAN = re.compile(r' ([a-z-]+)="\1"')
 _SPECIAL = {"script", "style", "template", "rt", "rp", "pre", "textarea"}
 _SKIP = {"html", "head", "body"}
-_WS = " \n\t\r\f"
 
 
 def _unbool(text: str) -> str:
@@ -48,17 +45,8 @@ def _in_special(tag: Any) -> bool:
 
 
 def _canonical(soup: bs4.BeautifulSoup) -> None:
-    """Join neighbouring strings and collapse joined whitespace, as the view holds them."""
+    """Join neighbouring strings, as lxml holds them."""
     soup.smooth()
-    for s in list(soup.descendants):
-        if (
-            type(s) is bs4.NavigableString
-            and s
-            and not s.strip(_WS)
-            and len(s) > 1
-            and not any(p.name in ("pre", "textarea") for p in s.parents)
-        ):
-            s.replace_with(bs4.NavigableString("\n" if "\n" in s else " "))
 
 
 def _describe(node: Any, tag_cls: type) -> tuple[Any, ...] | None:
@@ -102,17 +90,12 @@ def _run(markup: str, script: Script, fragment: bool = False) -> tuple[Any, Any]
         except (ValueError, TypeError, AttributeError, IndexError) as exc:
             results.append(type(exc))
     assert results[0] == results[1]
-    out_ours = _unbool(str(ours))
-    exact = _unbool(str(theirs)) == out_ours
-    _canonical(theirs)
-    assert out_ours == _unbool(str(theirs))
+    assert _unbool(str(ours)) == _unbool(str(theirs))
     assert ours.get_text() == theirs.get_text()
+    _canonical(theirs)
     assert _tree(ours, scrapy_soup.Tag) == _tree(theirs, bs4.Tag)
-    _RESULTS["exact" if exact else "canonical"] += 1
     return ours, theirs
 
-
-_RESULTS = {"exact": 0, "canonical": 0}
 
 DOCS = {
     "article": '<p>Bold <b class="boldest">foo</b> bar <b class="bolder">baz</b>.</p>'
@@ -280,7 +263,7 @@ _KINDS = [
     "str_extract",
     "attr",
 ]
-_STRINGS = st.sampled_from(["x", "y z", "&<>", " ", "\n", "é"])
+_STRINGS = st.sampled_from(["x", "y z", "&<>", " ", "\n", "é", "  ", "\n\n", "\t"])
 
 
 def _apply(soup: Any, ns: Any, kind: str, i: int, j: int, text: str) -> bool:
@@ -335,7 +318,9 @@ def _apply(soup: Any, ns: Any, kind: str, i: int, j: int, text: str) -> bool:
 @settings(
     # 50 sequences in the normal run (each parses a page twice and checks
     # after every edit); SCRAPY_SOUP_EDIT_EXAMPLES=1000 for a long run.
+    # The normal run is derandomized (CI fails on a change, not at random).
     max_examples=int(os.environ.get("SCRAPY_SOUP_EDIT_EXAMPLES", "50")),
+    derandomize="SCRAPY_SOUP_EDIT_EXAMPLES" not in os.environ,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -358,15 +343,13 @@ def test_random_edit_sequences(
     text = _TEXTS.get(page.name) or _TEXTS.setdefault(page.name, read_page(page))
     ours, theirs = Soup(text), bs4.BeautifulSoup(text, "lxml")
     for kind, i, j, s in edits:
-        if s.strip(_WS) == "" and s != " " and s != "\n":
-            continue
         if not _apply(theirs, bs4, kind, i, j, s):
             continue
         assert _apply(ours, scrapy_soup, kind, i, j, s)
-        _canonical(theirs)
         out = _unbool(str(ours))
         assert out == _unbool(str(theirs))
         assert ours.get_text() == theirs.get_text()
+        _canonical(theirs)
         # The soup is a view: lxml's own XPath sees the edit ...
         root = ours._root
         assert int(root.xpath("count(//*)")) == len(theirs.find_all(True))
@@ -375,10 +358,3 @@ def test_random_edit_sequences(
         assert reparsed is not None
         assert Soup(out).get_text() == bs4.BeautifulSoup(out, "lxml").get_text()
     assert _tree(ours, scrapy_soup.Tag) == _tree(theirs, bs4.Tag)
-
-
-def test_report_counts() -> None:
-    """Runs last in this module: how many scripts matched without canonicalization."""
-    total = _RESULTS["exact"] + _RESULTS["canonical"]
-    if total:
-        print(f"\nhand-written scripts: {total}, exact: {_RESULTS['exact']}")

@@ -413,6 +413,9 @@ def text_string(
         is_xml = doc is not None and doc.is_xml
         value = normalize_text(raw, parent, is_xml)
         cls = NavigableString if is_xml else string_class_for(parent)
+    if value is not raw and doc is not None and doc._verbatim:
+        if key in doc._verbatim:
+            value = raw  # an edit wrote it: bs4's value as it is
     string = cls._for_slot(value, owner, is_tail, raw, doc)
     _STRING_REFS[key] = _ref(string, _forget_string, key)
     return string

@@ -59,7 +59,16 @@ def _slot_raw(owner: Any, is_tail: bool) -> str | None:
     return owner.tail if is_tail else owner.text  # type: ignore[no-any-return]
 
 
-def _set_raw(owner: Any, is_tail: bool, value: str | None) -> str | None:
+def _set_raw(
+    owner: Any, is_tail: bool, value: str | None, doc: Any = None
+) -> str | None:
+    """Write a slot; with ``doc``, ``value`` is bs4's value of the new string.
+
+    bs4 collapses a whitespace-only string once, when it parses; a string an
+    edit makes (``"\n" + "\n"``, ``tag.string = "  "``) keeps every
+    character.  The view reads parser text collapsed, so a slot whose new
+    value would not read back as written is listed in ``doc._verbatim``.
+    """
     if value:
         value = xml_safe(value)
     if not value:
@@ -68,18 +77,39 @@ def _set_raw(owner: Any, is_tail: bool, value: str | None) -> str | None:
         owner.tail = value
     else:
         owner.text = value
+    verbatim = getattr(doc, "_verbatim", None)
+    if verbatim is not None:
+        key = (owner, is_tail)
+        if value and value not in (" ", "\n") and not value.strip(_E.ASCII_SPACES):
+            verbatim.add(key)
+        else:
+            verbatim.discard(key)
     return value
 
 
-def _slot_value(owner: Any, is_tail: bool, is_xml: bool) -> str:
-    """The text of a slot as bs4 holds it (whitespace-only text collapsed)."""
+def _move_mark(doc: Any, source: tuple[Any, bool], target: tuple[Any, bool]) -> None:
+    """A slot's raw text moved to another slot: its verbatim mark goes with it."""
+    verbatim = getattr(doc, "_verbatim", None)
+    if verbatim:
+        if source in verbatim:
+            verbatim.discard(source)
+            verbatim.add(target)
+        else:
+            verbatim.discard(target)
+
+
+def _slot_value(owner: Any, is_tail: bool, doc: Any) -> str:
+    """The text of a slot as bs4 holds it (parser whitespace collapsed)."""
     raw = _slot_raw(owner, is_tail)
     if not raw:
         return ""
     if raw.strip(_E.ASCII_SPACES):
         return raw
+    verbatim = getattr(doc, "_verbatim", None)
+    if verbatim and (owner, is_tail) in verbatim:
+        return raw
     parent = owner.getparent() if is_tail else owner
-    return _E.normalize_text(raw, parent, is_xml)
+    return _E.normalize_text(raw, parent, doc is not None and doc.is_xml)
 
 
 def _unbind(string: Any) -> None:
@@ -120,17 +150,16 @@ def _add_text(
     owner: Any, is_tail: bool, string: Any, doc: Any, at_end: bool = True
 ) -> None:
     """Put ``string`` at the end (or start) of a slot, joining a text already there."""
-    is_xml = doc is not None and doc.is_xml
     before = _slot_raw(owner, is_tail)
     if not before:
-        raw = _set_raw(owner, is_tail, str(string))
+        raw = _set_raw(owner, is_tail, str(string), doc)
         _forget_slot(owner, is_tail)
         if raw is not None and raw == str(string):
             _bind(string, owner, is_tail, raw, doc)
         return
-    old = _slot_value(owner, is_tail, is_xml)
+    old = _slot_value(owner, is_tail, doc)
     _forget_slot(owner, is_tail)
-    _set_raw(owner, is_tail, old + string if at_end else string + old)
+    _set_raw(owner, is_tail, old + string if at_end else string + old, doc)
 
 
 # ---------------------------------------------------------------------------
@@ -243,7 +272,7 @@ def _adopt(item: Any, doc: Any) -> None:
                 string._doc = doc
 
 
-def _remove_node(node: Any, is_xml: bool) -> None:
+def _remove_node(node: Any, doc: Any) -> None:
     """Take an lxml node out of its parent; its tail joins the slot before it."""
     parent = node.getparent()
     tail = node.tail
@@ -253,17 +282,19 @@ def _remove_node(node: Any, is_xml: bool) -> None:
     prev = node.getprevious()
     owner, is_tail = (prev, True) if prev is not None else (parent, False)
     if _slot_raw(owner, is_tail):
-        merged = _slot_value(owner, is_tail, is_xml) + _slot_value(node, True, is_xml)
+        merged = _slot_value(owner, is_tail, doc) + _slot_value(node, True, doc)
         _forget_slot(owner, is_tail)
         _forget_slot(node, True)
         node.tail = None
         parent.remove(node)
-        _set_raw(owner, is_tail, merged)
+        _set_raw(owner, is_tail, merged, doc)
+        _set_raw(node, True, None, doc)  # drops its mark
         return
     string = _E.cached_string(node, True)
     node.tail = None
     parent.remove(node)
     _set_raw(owner, is_tail, tail)
+    _move_mark(doc, (node, True), (owner, is_tail))
     if string is not None and string._owner is node and string._raw == tail:
         _bind(string, owner, is_tail, tail, string._doc)
     else:
@@ -280,7 +311,7 @@ def _detach(x: Any) -> None:
                 raise ValueError(_FULL_DOCUMENT_MESSAGE)
             return
         if x._is_live():
-            _set_raw(owner, x._tail, None)
+            _set_raw(owner, x._tail, None, x._doc)
         _unbind(x)
         return
     node = x._el
@@ -289,8 +320,7 @@ def _detach(x: Any) -> None:
         if doc is not None and doc._is_top_level(node):
             raise ValueError(_FULL_DOCUMENT_MESSAGE)
         return
-    doc = x._doc
-    _remove_node(node, doc is not None and doc.is_xml)
+    _remove_node(node, x._doc)
 
 
 def _index_in(items: list[Any], x: Any) -> int | None:
@@ -358,10 +388,10 @@ def _write_back(parent: Any, items: list[Any]) -> None:
                 _set_raw(owner, is_tail, raw)
             continue
         if not group:
-            _set_raw(owner, is_tail, None)
+            _set_raw(owner, is_tail, None, doc)
             continue
         value = "".join(group)
-        written = _set_raw(owner, is_tail, value)
+        written = _set_raw(owner, is_tail, value, doc)
         _E._STRING_REFS.pop((owner, is_tail), None)
         if len(group) == 1 and written is not None and written == str(group[0]):
             _bind(group[0], owner, is_tail, written, doc)
@@ -443,6 +473,7 @@ def _insert_after_node(anchor: Any, arg: Any, doc: Any) -> Any:
     anchor.addnext(node)
     if tail:
         node.tail = tail
+        _move_mark(doc, (anchor, True), (node, True))
         if string is not None and string._owner is anchor and string._raw == tail:
             _bind(string, node, True, tail, string._doc)
         else:

@@ -132,9 +132,31 @@ def _walk_element(
 
 def _events(node: PageElement, contents_only: bool) -> Iterator[tuple[Any, ...]]:
     """bs4's ``_event_stream`` for a tag, a soup or a string."""
+    doc = node._document()
+    events = _tree_events(node, contents_only, doc)
+    if doc is None or not doc._verbatim:
+        return events
+    return _with_verbatim(events, doc._verbatim)
+
+
+def _with_verbatim(
+    events: Iterator[tuple[Any, ...]], verbatim: set[tuple[Any, bool]]
+) -> Iterator[tuple[Any, ...]]:
+    """Strings of slots an edit wrote keep their raw text (see ``Soup._verbatim``)."""
+    for event in events:
+        if event[0] == STRING and event[5] is not None:
+            owner, is_tail = event[4], event[5]
+            if (owner, is_tail) in verbatim:
+                raw = owner.tail if is_tail else owner.text
+                event = (STRING, raw, *event[2:])
+        yield event
+
+
+def _tree_events(
+    node: PageElement, contents_only: bool, doc: Soup | None
+) -> Iterator[tuple[Any, ...]]:
     from ._soup import Soup
 
-    doc = node._document()
     is_xml = doc.is_xml if doc is not None else False
     # bs4's ``self_and_descendants`` leaves out a hidden tag (the document
     # node), so the soup itself yields no events.
@@ -454,6 +476,9 @@ def main_text_values(node: Tag, strip: bool = False) -> list[str]:
             # libxml2 put content after a stray </html> in a second
             # top-level element: the walk over the document's children sees it.
             return list(iter_strings(node, strip, node.MAIN_CONTENT_STRING_TYPES))
+    if doc is not None and doc._verbatim and not strip:
+        # Whitespace an edit wrote keeps every character: the walk knows which.
+        return list(iter_strings(node, strip, node.MAIN_CONTENT_STRING_TYPES))
     simple = is_xml or not (
         el.tag in _STRING_CONTAINER_TAGS
         or _HAS_NESTED_CONTAINER(el)

@@ -160,6 +160,7 @@ class Soup(Tag):
         "_mode",
         "_root",
         "_trailer",
+        "_verbatim",
         "base_url",
         "declared_html_encoding",
         "is_xml",
@@ -172,6 +173,10 @@ class Soup(Tag):
     _root: Any
     _doctype: Doctype | None
     _trailer: list[NavigableString | None]
+    #: Text slots ``(element, is_tail)`` an edit wrote: they hold bs4's value
+    #: as it is, where text from the parser is read with whitespace-only
+    #: strings collapsed (bs4 collapses them once, when it parses).
+    _verbatim: set[tuple[Any, bool]]
 
     def __init__(
         self,
@@ -206,6 +211,7 @@ class Soup(Tag):
         self._doctype = None
         self._doctype_index = 0
         self._trailer = []
+        self._verbatim = set()
         self._root = None
         self._el = None
         self._doc = self
