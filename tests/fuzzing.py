@@ -61,17 +61,16 @@ def fuzz(examples: int) -> Callable[[Any], Any]:
     """
 
     def decorate(test: Any) -> Any:
-        # The short run (every pytest, CI) is derandomized: the same
-        # examples every time, so a finding fails a change, not a later run.
-        short = settings(
-            max_examples=examples,
-            deadline=None,
-            suppress_health_check=_HEALTH,
-            derandomize=True,
-            database=None,
-        )(test)
         if not _long_profile():
-            return short
+            # The short run (every pytest, CI) is derandomized: the same
+            # examples every time, so a finding fails a change, not a later run.
+            return settings(
+                max_examples=examples,
+                deadline=None,
+                suppress_health_check=_HEALTH,
+                derandomize=True,
+                database=None,
+            )(test)
         batch = settings(
             max_examples=2_000, deadline=None, suppress_health_check=_HEALTH
         )(test)
