@@ -5,24 +5,28 @@ element, and give back the same kind.  Strings are parsed as a *fragment*:
 the output is the fragment's own top-level nodes, with no ``<html>`` or
 ``<body>`` added, as bs4's ``html.parser`` builder gives them.
 
-The string path goes through the soup's ``"fragment"`` mode when it is
-available, so that the output is what ``str(soup)`` gives (bs4's
-serialization); otherwise lxml parses and serializes.  `parse_fragment` and
-`serialize_fragment` are the one place to change that.
+The string path parses as the soup's ``"fragment"`` mode does and
+serializes as ``str()`` of that soup does (bs4's serialization), but
+straight from the lxml tree (`scrapy_soup._fragment_output`): no soup
+wrapper is made.  `parse_fragment` and `serialize_fragment` are the one
+place to change that.
 """
 
 from __future__ import annotations
 
 import re
-from html import escape
+import threading
 from typing import Any
 
 from lxml import etree
+
+from ._fragment_output import contents_html
 
 __all__ = [
     "Target",
     "give_back",
     "parse_fragment",
+    "remember_parse",
     "serialize_fragment",
     "set_attribute",
     "set_text",
@@ -53,7 +57,9 @@ def set_attribute(node: etree._Element, name: str, value: str) -> None:
         node.set(name, _NOT_XML.sub("", value))
 
 
-_PARSER = etree.HTMLParser(recover=True, huge_tree=True, default_doctype=False)
+#: The last `remember_parse`, per thread: (text, container) or None.
+_LAST = threading.local()
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _ELEMENT = etree._Element
 _TREE = etree._ElementTree
 
@@ -61,63 +67,54 @@ _TREE = etree._ElementTree
 class Target:
     """The lxml element to work on, and how to hand the result back."""
 
-    __slots__ = ("element", "original", "soup")
+    __slots__ = ("element", "original")
 
-    def __init__(
-        self, element: etree._Element, original: object, soup: Any = None
-    ) -> None:
+    def __init__(self, element: etree._Element, original: object) -> None:
         self.element = element
         self.original = original
-        self.soup = soup
 
 
 def parse_fragment(text: str) -> Target:
-    """Parse *text* as an HTML fragment under a container element not output."""
-    soup = _soup_fragment(text)
-    if soup is not None:
-        return Target(soup._el, text, soup)
-    # As lxml.html.fragments_fromstring does: parse inside an open <body>
-    # (so <title>, <meta>, <style> stay where they are), and use the body as
-    # the container.  Done by hand because fragment_fromstring() sets
-    # leading text through the Python API, which refuses control characters
-    # that the parser itself keeps.
-    root = etree.fromstring(f"<html><body>{text}</body></html>", _PARSER)
+    """Parse *text* as an HTML fragment under a container element not output.
+
+    The same tree as ``Soup(text, "fragment")`` (``_tree._soup``): the
+    parser is fed an open ``<html><body>`` (so ``<title>``, ``<meta>``,
+    ``<style>`` stay where they are) and the body is the container.  Fed,
+    not wrapped in a string, so a ``</body>`` in *text* ends nothing early.
+    A leading byte order mark stays, as text (bs4's ``html.parser`` keeps it).
+    """
+    last = getattr(_LAST, "parse", None)
+    if last is not None and last[0] is text:
+        # `clean` parsed its own output to check it; that tree is this
+        # parse (and is handed out once: the caller changes it).
+        _LAST.parse = None
+        return Target(last[1], text)
+    parser = etree.HTMLParser(
+        recover=True, huge_tree=True, default_doctype=False, no_network=True
+    )
+    parser.feed("<html><body>")
+    if text:
+        # Lone surrogates cannot reach libxml2; a decoder would have made
+        # them U+FFFD.
+        parser.feed(text if text.isascii() else _SURROGATE.sub("\ufffd", text))
+    root = parser.close()
     body = root.find("body")
-    if body is None:  # pragma: no cover - libxml2 always makes a body here
-        body = etree.SubElement(root, "body")
-    return Target(body, text)
+    return Target(body if body is not None else root, text)
+
+
+def remember_parse(text: str, container: etree._Element) -> None:
+    """Keep *container*, the fragment parse of *text*, for the next `parse_fragment`.
+
+    ``absolutize_links(clean(html), base)`` then parses once less: `clean`
+    parses its output to check it, and hands that tree on when the same
+    string object comes next.  One tree per thread, dropped by the next parse.
+    """
+    _LAST.parse = (text, container)
 
 
 def serialize_fragment(target: Target) -> str:
-    """Serialize the container's contents (not the container itself)."""
-    if target.soup is not None:
-        return str(target.soup.decode())
-    el = target.element
-    # The container's own text is not serialized by lxml: escape it as the
-    # HTML serializer escapes text (never hand back "&lt;" decoded to "<").
-    parts = [escape(el.text, quote=False) if el.text else ""]
-    parts.extend(
-        etree.tostring(child, method="html", encoding="unicode", with_tail=True)
-        for child in el
-    )
-    return "".join(parts)
-
-
-#: Go through the soup's "fragment" mode for strings, so that strings come
-#: back as bs4 writes them (``<img/>``, sorted attributes), the same as the
-#: pipelines' output.
-USE_SOUP = True
-
-
-def _soup_fragment(text: str) -> Any:
-    """The soup of *text* in "fragment" mode, or None (lxml is used instead)."""
-    if not USE_SOUP:
-        return None
-    try:
-        from ._tree._soup import Soup  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        return None
-    return Soup(text, "fragment")
+    """Serialize the container's contents (not the container) as ``str()`` of a soup."""
+    return contents_html(target.element)
 
 
 def target_element(obj: object) -> Target:

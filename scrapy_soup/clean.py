@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -36,8 +37,16 @@ from ._clean_policy import (
     CleanPolicy,
     get_policy,
 )
-from ._links_markup import give_back, set_text, target_element
+from ._fragment_output import contents_html
+from ._links_markup import (
+    parse_fragment,
+    remember_parse,
+    serialize_fragment,
+    set_text,
+    target_element,
+)
 from ._links_url import ping_spans, refresh_url_span, srcset_url_spans, url_scheme
+from .links import absolutize_element
 
 __all__ = [
     "EPUB_POLICY",
@@ -479,7 +488,13 @@ def _cleaner(policy: CleanPolicy) -> _Cleaner:
     return found
 
 
-def clean(html_or_tag: T, policy: CleanPolicy | str | None = None) -> T:
+def clean(
+    html_or_tag: T,
+    policy: CleanPolicy | str | None = None,
+    *,
+    base_url: str | None = None,
+    extra_attrs: Iterable[str] = (),
+) -> T:
     """Clean HTML by *policy* (default: the safe policy); return the same kind as given.
 
     A ``str`` is parsed as an HTML fragment and a new ``str`` returned; a
@@ -487,28 +502,91 @@ def clean(html_or_tag: T, policy: CleanPolicy | str | None = None) -> T:
     *policy* is a `CleanPolicy` or a preset name (``"safe"``, ``"strict"``,
     ``"epub"``).  See `clean_element`.
 
+    With *base_url*, links are also made absolute, in the same pass: the
+    result is ``absolutize_links(clean(x, policy), base_url,
+    extra_attrs=extra_attrs)``, with one parse instead of several.
+
     >>> clean('<a href=" jav&#x09;ascript:alert(1)">x</a><img src=a.png onerror=alert(1)>')
     '<a>x</a><img src="a.png"/>'
     >>> clean('<p align="center"><img src="a.png" class="wide" alt="A"></p>', "epub")
     '<p><img alt="A" src="a.png"/></p>'
+    >>> clean('<a href="b.html" onclick="x()">b</a>', base_url="https://example.com/a/")
+    '<a href="https://example.com/a/b.html">b</a>'
     """
+    if isinstance(html_or_tag, str):
+        result: Any = _clean_string(html_or_tag, policy, base_url, extra_attrs)
+        return result  # type: ignore[no-any-return]
     target = target_element(html_or_tag)
     clean_element(target.element, policy)
-    result: Any = give_back(target)
-    if isinstance(html_or_tag, str):
-        # The output must parse back to itself for clean(clean(x)) == clean(x):
-        # unwrapping and removing can leave trees the HTML parser builds
-        # differently from their serialization (a <p> inside a <p>, text
-        # directly in a <table>), and lxml's serializer omits some end tags.
-        # So a changed string is cleaned again until it stops changing.
-        previous: str = html_or_tag
-        for _ in range(_MAX_ROUNDS):
-            if result == previous:
-                break
-            target = target_element(result)
-            clean_element(target.element, policy)
-            previous, result = result, give_back(target)
-    return result  # type: ignore[no-any-return]
+    if base_url is not None:
+        absolutize_element(target.element, base_url, extra_attrs=extra_attrs)
+    return html_or_tag
+
+
+def _clean_string(
+    text: str,
+    policy: CleanPolicy | str | None,
+    base_url: str | None,
+    extra_attrs: Iterable[str],
+) -> str:
+    """`clean` of a string: one parse, one serialization, one re-parse to check.
+
+    The output must parse back to itself for clean(clean(x)) == clean(x):
+    unwrapping and removing can leave trees the HTML parser builds
+    differently from their serialization (a <p> inside a <p>, text directly
+    in a <table>).  The output is parsed again and compared with the tree it
+    was written from, in C (canonical XML of both); the serializer's own
+    normalizations (collapsed whitespace, multi-valued attributes) are
+    written back into that tree first, so a tree that round-trips compares
+    equal.  Then cleaning the output again would change nothing (cleaning a
+    cleaned tree is a no-op), so it is the fixed point.  Otherwise the
+    output is cleaned again until it stops changing (`_clean_string_rounds`).
+    """
+    target = parse_fragment(text)
+    el = target.element
+    clean_element(el, policy)
+    if base_url is not None:
+        absolutize_element(el, base_url, extra_attrs=extra_attrs)
+    result = contents_html(el, settle=True)
+    if result == text and base_url is None:
+        return result
+    again = parse_fragment(result).element
+    if _same_tree(el, again):
+        remember_parse(result, again)
+        return result
+    return _clean_string_rounds(text, policy, base_url, extra_attrs)
+
+
+def _same_tree(a: etree._Element, b: etree._Element) -> bool:
+    """Whether two trees are equal: same canonical XML (C14N), computed in C."""
+    try:
+        return etree.tostring(a, method="c14n") == etree.tostring(b, method="c14n")
+    except Exception:
+        return False
+
+
+def _clean_string_rounds(
+    text: str,
+    policy: CleanPolicy | str | None,
+    base_url: str | None,
+    extra_attrs: Iterable[str],
+) -> str:
+    """The reference string path: clean, serialize, re-parse until nothing changes."""
+    target = parse_fragment(text)
+    clean_element(target.element, policy)
+    result = serialize_fragment(target)
+    previous = text
+    for _ in range(_MAX_ROUNDS):
+        if result == previous:
+            break
+        target = parse_fragment(result)
+        clean_element(target.element, policy)
+        previous, result = result, serialize_fragment(target)
+    if base_url is not None:
+        target = parse_fragment(result)
+        absolutize_element(target.element, base_url, extra_attrs=extra_attrs)
+        result = serialize_fragment(target)
+    return result
 
 
 #: Re-parse rounds for string input; the HTML parser's fix-ups settle in

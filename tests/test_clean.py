@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree, html
 
+from scrapy_soup import absolutize_links
 from scrapy_soup.clean import (
     EPUB_POLICY,
     POLICIES,
@@ -581,3 +582,90 @@ def test_corpus_pages(path: Path) -> None:
     assert squeeze(body.text_content()) == squeeze(oracle.get_text())
     for preset in ("strict", "epub"):
         assert isinstance(clean(etree.tostring(body, encoding="unicode"), preset), str)
+
+
+# -- the one-parse string path -----------------------------------------------------
+# `clean` of a string parses once, serializes once and checks the output by
+# parsing it again; `_clean_string_rounds` is the reference it must agree with
+# (clean, serialize, re-parse and clean again until nothing changes).
+def _reference(text: str, policy: str | None, base_url: str | None = None) -> str:
+    from scrapy_soup.clean import _clean_string_rounds
+
+    return _clean_string_rounds(text, policy, base_url, ())
+
+
+@settings(max_examples=300, deadline=None)
+@given(_markup(), st.sampled_from([None, "strict", "epub"]))
+def test_one_parse_path_agrees_with_the_rounds(markup: str, preset: str | None) -> None:
+    assert clean(markup, preset) == _reference(markup, preset)
+    base = "https://example.com/dir/page.html"
+    with_links = clean(markup, preset, base_url=base)
+    assert with_links == _reference(markup, preset, base)
+    assert with_links == absolutize_links(clean(markup, preset), base)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=60))
+def test_one_parse_path_agrees_on_any_string(text: str) -> None:
+    assert clean(text) == _reference(text, None)
+
+
+def test_base_url_cleans_then_absolutizes() -> None:
+    base = "https://example.com/a/"
+    assert (
+        clean('<a href="b.html" onclick="x()">b</a><a href="javascript:x">c</a>',
+              base_url=base)
+        == '<a href="https://example.com/a/b.html">b</a><a>c</a>'
+    )  # fmt: skip
+    # Relative URLs are judged before they are made absolute.
+    no_relative = CleanPolicy(allow_relative_urls=False)
+    assert clean('<a href="b.html">b</a>', no_relative, base_url=base) == "<a>b</a>"
+    assert (
+        clean(
+            '<img data-src="x.png" src="y.png">',
+            CleanPolicy(allowed_attributes={"img": ["src", "data-src"]}),
+            base_url=base,
+            extra_attrs=["data-src"],
+        )
+        == '<img data-src="https://example.com/a/x.png" src="https://example.com/a/y.png"/>'
+    )
+    el = html.fragment_fromstring('<p><a href="b.html" onclick="x">b</a></p>')
+    assert clean(el, base_url=base) is el
+    assert etree.tostring(el, encoding="unicode") == (
+        '<p><a href="https://example.com/a/b.html">b</a></p>'
+    )
+
+
+def test_trees_the_parser_rebuilds_take_the_slow_path(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import sys
+
+    module = sys.modules["scrapy_soup.clean"]
+    rounds = module._clean_string_rounds
+    slow: list[str] = []
+
+    def spy(text: str, *args: Any) -> str:
+        slow.append(text)
+        return rounds(text, *args)
+
+    monkeypatch.setattr(module, "_clean_string_rounds", spy)
+    # A <p> or <li> left around a block by unwrapping is closed early when
+    # parsed again: the check sees the trees differ and the rounds settle it.
+    for markup in (
+        "<p><x-y><div>a</div></x-y>b</p>",
+        "<ul><li>a<x-y><li>b</li></x-y></li></ul>",
+    ):
+        once = clean(markup)
+        assert slow and slow[-1] == markup
+        assert once == rounds(markup, None, None, ())
+        assert clean(once) == once
+
+
+@pytest.mark.skipif(not PAGES, reason="corpus not available")
+@pytest.mark.parametrize("path", PAGES[::3], ids=lambda p: p.name)
+def test_corpus_one_parse_path(path: Path) -> None:
+    text = path.read_bytes().decode("utf-8")
+    base = f"https://corpus.example/pages/{path.name}"
+    for preset in (None, "epub"):
+        assert clean(text, preset, base_url=base) == _reference(text, preset, base)

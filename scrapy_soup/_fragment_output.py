@@ -1,0 +1,276 @@
+"""Serialize an HTML fragment's lxml tree exactly as the soup's ``str()`` does.
+
+`clean` and `absolutize_links` hand strings back as bs4 writes them
+(``<img/>``, attributes sorted, whitespace-only strings collapsed), which
+is what ``str(Soup(text, "fragment"))`` gives.  Going through the soup's
+renderer costs several times the parse itself (one event tuple and one
+formatter call per node), so this module writes the same output straight
+from the lxml tree, for the one case the string path needs: HTML (not
+XML), the ``"minimal"`` formatter, no indentation, a container's contents.
+
+It mirrors ``scrapy_soup._tree._output.render`` (bs4's ``Tag.decode``)
+rule by rule; the tables below are copies of the tree's (checked equal by
+tests/test_links.py), and tests compare the two outputs on every corpus page.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from typing import Any
+
+from lxml import etree
+
+__all__ = ["contents_html"]
+
+#: bs4's ``HTMLTreeBuilder.DEFAULT_EMPTY_ELEMENT_TAGS``: rendered ``<br/>``
+#: when they have no content (``_tree._elements.VOID_ELEMENTS``).
+VOID_ELEMENTS = frozenset(
+    {
+        "area", "base", "br", "col", "embed", "hr", "img", "input", "keygen",
+        "link", "menuitem", "meta", "param", "source", "track", "wbr",
+        "basefont", "bgsound", "command", "frame", "image", "isindex",
+        "nextid", "spacer",
+    }
+)  # fmt: skip
+#: Whitespace-only strings inside these keep their whitespace.
+PRESERVE_WHITESPACE_TAGS = frozenset({"pre", "textarea"})
+#: The "minimal" formatter leaves the text directly inside these unescaped.
+CDATA_CONTAINING_TAGS = frozenset({"script", "style"})
+#: bs4's ``DEFAULT_CDATA_LIST_ATTRIBUTES`` (``_tree._attrs``): multi-valued
+#: attributes, written back as their whitespace-separated tokens.
+CDATA_LIST_ATTRIBUTES: dict[str, frozenset[str]] = {
+    "*": frozenset({"class", "accesskey", "dropzone"}),
+    "a": frozenset({"rel", "rev"}),
+    "link": frozenset({"rel", "rev"}),
+    "td": frozenset({"headers"}),
+    "th": frozenset({"headers"}),
+    "form": frozenset({"accept-charset"}),
+    "object": frozenset({"archive"}),
+    "area": frozenset({"rel"}),
+    "icon": frozenset({"sizes"}),
+    "iframe": frozenset({"sandbox"}),
+    "output": frozenset({"for"}),
+}
+#: bs4's ASCII whitespace (a string of only these collapses).
+ASCII_SPACES = "\x20\x0a\x09\x0c\x0d"
+
+_UNIVERSAL = CDATA_LIST_ATTRIBUTES["*"]
+_MULTI: dict[str, frozenset[str]] = {
+    tag: names | _UNIVERSAL for tag, names in CDATA_LIST_ATTRIBUTES.items()
+}
+#: bs4 splits multi-valued attributes on Python's whitespace (``\S+``).
+_NONWHITESPACE = re.compile(r"\S+")
+#: bs4 rewrites a ``<meta>``'s declared charset to the output encoding
+#: (``str()`` renders for UTF-8).
+_CHARSET_RE = re.compile(r"((^|;)\s*charset=)([^;]*)", re.M)
+_ENCODING = "utf-8"
+_COMMENT = etree._Comment
+_PI = etree._ProcessingInstruction
+
+
+def _escape(text: str) -> str:
+    """The "minimal" formatter: ``&``, ``<`` and ``>`` as entities."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _start_tag(
+    el: Any, tag: str, items: list[tuple[str, str]], empty: bool, settle: bool
+) -> str:
+    """An opening tag as bs4 writes it: attributes sorted, values quoted."""
+    name = tag.split("}", 1)[1] if tag[0] == "{" else tag
+    multi = _MULTI.get(tag, _UNIVERSAL)
+    if not multi.isdisjoint(dict(items)):
+        items = [
+            (k, " ".join(_NONWHITESPACE.findall(v)) if k in multi else v)
+            for k, v in items
+        ]
+        if settle:
+            _settle_attributes(el, items, multi)
+    if name == "meta":
+        items = _meta_substitution(items)
+    if len(items) > 1:
+        items.sort()
+    parts = [f"<{name}"]
+    for key, value in items:
+        if "&" in value or "<" in value or ">" in value:
+            value = _escape(value)
+        if '"' in value:
+            if "'" in value:
+                parts.append(f' {key}="{value.replace(chr(34), "&quot;")}"')
+            else:
+                parts.append(f" {key}='{value}'")
+        else:
+            parts.append(f' {key}="{value}"')
+    parts.append("/>" if empty else ">")
+    return "".join(parts)
+
+
+def _settle_attributes(
+    el: Any, items: list[tuple[str, str]], multi: frozenset[str]
+) -> None:
+    """Write normalized multi-valued attributes back (see `contents_html`)."""
+    for key, value in items:
+        if key in multi and el.get(key) != value:
+            # Only characters lxml refuses fail: the trees then differ and
+            # `clean` takes its slow path.
+            with contextlib.suppress(ValueError):
+                el.set(key, value)
+
+
+def _bare_tag(tag: str, empty: bool) -> str:
+    """An opening tag without attributes; cached per tag name."""
+    name = tag.split("}", 1)[1] if tag[0] == "{" else tag
+    found = _BARE[empty][tag] = f"<{name}/>" if empty else f"<{name}>"
+    return found
+
+
+def _end_tag(tag: str) -> str:
+    """A closing tag; cached per tag name."""
+    name = tag.split("}", 1)[1] if tag[0] == "{" else tag
+    found = _END[tag] = f"</{name}>"
+    return found
+
+
+#: Tags without attributes, and closing tags, by lxml tag (a few hundred
+#: names at most in practice; the parser lowercases HTML names).
+_BARE: tuple[dict[str, str], dict[str, str]] = ({}, {})
+_END: dict[str, str] = {}
+
+
+def _meta_substitution(items: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """``_tree._output._meta_substitution`` for the UTF-8 output of ``str()``."""
+    attrs = dict(items)
+    if "charset" in attrs:
+        return [(k, _ENCODING if k == "charset" else v) for k, v in items]
+    content = attrs.get("content")
+    http_equiv = attrs.get("http-equiv")
+    if (
+        content is not None
+        and http_equiv is not None
+        and http_equiv.lower() == "content-type"
+    ):
+        new = _CHARSET_RE.sub(lambda m: m.group(1) + _ENCODING, content)
+        return [(k, new if k == "content" else v) for k, v in items]
+    return items
+
+
+def _in_preserving(el: Any) -> int:
+    """1 if *el* is inside a ``<pre>``/``<textarea>`` (whitespace kept), else 0."""
+    if el is None:
+        return 0
+    if el.tag in PRESERVE_WHITESPACE_TAGS:
+        return 1
+    return 1 if any(True for _ in el.iterancestors(*PRESERVE_WHITESPACE_TAGS)) else 0
+
+
+def contents_html(el: etree._Element, settle: bool = False) -> str:
+    """*el*'s contents (not *el*, not its tail) as ``str()`` of a soup over it writes them.
+
+    The same as ``Soup(el, "fragment").decode()``, for an HTML tree.  The
+    walk keeps an explicit stack: deep trees do not reach the recursion
+    limit.  Strings are only escaped, and whitespace-only ones collapsed,
+    when a cheap test says they may need it.
+
+    With *settle*, what the output normalizes is written back into the tree
+    (whitespace-only strings collapsed, multi-valued attributes' spacing), so
+    that the tree equals the parse of the output when the parser keeps the
+    structure: `scrapy_soup.clean` compares the two to know it is done.
+    """
+    out: list[str] = []
+    append = out.append
+    escape = _escape
+    void = VOID_ELEMENTS
+    cdata = CDATA_CONTAINING_TAGS
+    keep = PRESERVE_WHITESPACE_TAGS
+    spaces = ASCII_SPACES
+    bare, bare_empty = _BARE
+    ends = _END
+    preserve = _in_preserving(el.getparent()) + (1 if el.tag in keep else 0)
+
+    raw = el.text
+    if raw:
+        if not preserve and raw[0] in spaces and not raw.strip(spaces):
+            raw = "\n" if "\n" in raw else " "
+            if settle:
+                el.text = raw
+        elif el.tag not in cdata and ("&" in raw or "<" in raw or ">" in raw):
+            raw = escape(raw)
+        append(raw)
+    stack: list[tuple[Any, Any]] = [(el, iter(el))]
+    while stack:
+        parent, children = stack[-1]
+        for child in children:
+            tag = child.tag
+            if tag.__class__ is str:
+                raw = child.text
+                items = child.items()
+                if raw or len(child) or tag not in void:
+                    if items:
+                        append(_start_tag(child, tag, items, False, settle))
+                    else:
+                        append(bare.get(tag) or _bare_tag(tag, False))
+                    if tag in keep:
+                        preserve += 1
+                    if raw:
+                        if not preserve and raw[0] in spaces and not raw.strip(spaces):
+                            raw = "\n" if "\n" in raw else " "
+                            if settle:
+                                child.text = raw
+                        elif tag not in cdata and (
+                            "&" in raw or "<" in raw or ">" in raw
+                        ):
+                            raw = escape(raw)
+                        append(raw)
+                    stack.append((child, iter(child)))
+                    break
+                if items:
+                    append(_start_tag(child, tag, items, True, settle))
+                else:
+                    append(bare_empty.get(tag) or _bare_tag(tag, True))
+            else:
+                append(_special(child, parent, preserve))
+            raw = child.tail
+            if raw:
+                if not preserve and raw[0] in spaces and not raw.strip(spaces):
+                    raw = "\n" if "\n" in raw else " "
+                    if settle:
+                        child.tail = raw
+                elif (
+                    "&" in raw or "<" in raw or ">" in raw
+                ) and parent.tag not in cdata:
+                    raw = escape(raw)
+                append(raw)
+        else:
+            stack.pop()
+            if not stack:
+                break
+            tag = parent.tag
+            if tag in keep:
+                preserve -= 1
+            append(ends.get(tag) or _end_tag(tag))
+            raw = parent.tail
+            if raw:
+                if not preserve and raw[0] in spaces and not raw.strip(spaces):
+                    raw = "\n" if "\n" in raw else " "
+                    if settle:
+                        parent.tail = raw
+                elif ("&" in raw or "<" in raw or ">" in raw) and stack[-1][
+                    0
+                ].tag not in cdata:
+                    raw = escape(raw)
+                append(raw)
+    return "".join(out)
+
+
+def _special(node: Any, parent: Any, preserve: int) -> str:
+    """A comment, processing instruction or entity node, as bs4 writes it."""
+    raw = node.text or ""
+    if isinstance(node, _PI):
+        # bs4's lxml builder makes a PI's string of "target data".
+        return f"<?{node.target} {raw}>"
+    if not preserve and not raw.strip(ASCII_SPACES):
+        raw = "\n" if "\n" in raw else " "
+    if isinstance(node, _COMMENT):
+        return f"<!--{raw}-->"
+    return raw if parent.tag in CDATA_CONTAINING_TAGS else _escape(raw)
