@@ -30,6 +30,10 @@ if TYPE_CHECKING:
 #: and ``<textarea>``) to "\n" or " " (``BeautifulSoup.endData``).
 ASCII_SPACES = "\x20\x0a\x09\x0c\x0d"
 PRESERVE_WHITESPACE_TAGS = frozenset({"pre", "textarea"})
+#: The tags that change what a string inside them is (see `TextContext`).
+TEXT_CONTEXT_TAGS = PRESERVE_WHITESPACE_TAGS | {
+    "rt", "rp", "style", "script", "template"
+}  # fmt: skip
 
 #: bs4's ``HTMLTreeBuilder.DEFAULT_EMPTY_ELEMENT_TAGS``: rendered ``<br/>``.
 VOID_ELEMENTS = frozenset(
@@ -301,13 +305,35 @@ class PageElement(SearchMixin, ModifyMixin):
 
 
 _new_object = object.__new__
+_new_str = str.__new__
+
+
+def kept_nodes(doc: Any) -> dict[Any, Any]:
+    """The strong references ``doc`` keeps to the wrappers made for it.
+
+    The identity maps are weak, so a wrapper nobody holds dies at once and
+    the next walk over the same nodes builds it again: with the document
+    holding every wrapper it gave out, a second walk is only lookups, as in
+    bs4, where every node object lives as long as the tree.  The entries
+    form a reference cycle with the soup (the wrappers point back at it),
+    which the cyclic garbage collector frees with the soup; the soup already
+    points at itself.  Keys: an lxml node for its wrapper, ``(owner,
+    is_tail)`` for the last string read from that text slot.
+    """
+    try:
+        return doc._kept  # type: ignore[no-any-return]
+    except AttributeError:
+        kept: dict[Any, Any] = {}
+        doc._kept = kept
+        return kept
 
 
 def wrap(node: Any, doc: Soup | None) -> Any:
     """The wrapper of an lxml node: a `Tag`, `Comment` or `ProcessingInstruction`.
 
-    The same node gives the same object while it is referenced.  The
-    synthetic container of a fragment soup gives the soup itself.
+    The same node gives the same object while it is referenced (and while
+    ``doc`` lives: see `kept_nodes`).  The synthetic container of a fragment
+    soup gives the soup itself.
     """
     ref = _WRAPPER_REFS.get(node)
     if ref is not None:
@@ -333,8 +359,31 @@ def wrap(node: Any, doc: Soup | None) -> Any:
         wrapper = NavigableString._for_node(node, doc)
     else:  # pragma: no cover - lxml has no other node types in a tree
         raise TypeError(f"cannot wrap {node!r}")
-    _WRAPPER_REFS[node] = _ref(wrapper, _forget_wrapper, node)
+    ref = _Ref(wrapper, _forget_wrapper)
+    ref.key = node
+    _WRAPPER_REFS[node] = ref
+    if doc is not None:
+        try:
+            doc._kept[node] = wrapper
+        except AttributeError:
+            kept_nodes(doc)[node] = wrapper
     return wrapper
+
+
+def wrap_all(nodes: Iterable[Any], doc: Soup | None) -> list[Any]:
+    """`wrap` of each node, in order: the loop of every search result."""
+    get = _WRAPPER_REFS.get
+    out: list[Any] = []
+    append = out.append
+    for node in nodes:
+        ref = get(node)
+        if ref is not None:
+            found = ref()
+            if found is not None:
+                append(found)
+                continue
+        append(wrap(node, doc))
+    return out
 
 
 def node_raw_text(node: Any) -> str:
@@ -405,6 +454,18 @@ def text_string(
         found = ref()
         if found is not None and found._raw == raw:
             return found
+    return _new_string(key, owner, is_tail, doc, raw, walk)
+
+
+def _new_string(
+    key: tuple[Any, bool],
+    owner: Any,
+    is_tail: bool,
+    doc: Soup | None,
+    raw: str,
+    walk: TextContext | None,
+) -> Any:
+    """A new string object for a text slot, remembered (`text_string`'s miss)."""
     if walk is not None:
         value = walk.value(raw)
         cls = walk.string_class()
@@ -413,11 +474,22 @@ def text_string(
         is_xml = doc is not None and doc.is_xml
         value = normalize_text(raw, parent, is_xml)
         cls = NavigableString if is_xml else string_class_for(parent)
-    if value is not raw and doc is not None and doc._verbatim:
-        if key in doc._verbatim:
-            value = raw  # an edit wrote it: bs4's value as it is
-    string = cls._for_slot(value, owner, is_tail, raw, doc)
-    _STRING_REFS[key] = _ref(string, _forget_string, key)
+    if value is not raw and doc is not None and doc._verbatim and key in doc._verbatim:
+        value = raw  # an edit wrote it: bs4's value as it is
+    # Inline _for_slot; ``_el`` keeps its class default (None).
+    string = _new_str(cls, value)
+    string._owner = owner
+    string._tail = is_tail
+    string._doc = doc
+    string._raw = raw
+    ref = _Ref(string, _forget_string)
+    ref.key = key
+    _STRING_REFS[key] = ref
+    if doc is not None:
+        try:
+            doc._kept[key] = string
+        except AttributeError:
+            kept_nodes(doc)[key] = string
     return string
 
 
@@ -436,26 +508,39 @@ class TextContext:
         self.preserve = 0
         self.containers: list[type[NavigableString]] = [NavigableString]
         if start_parent is not None and not is_xml:
-            if start_parent.tag in PRESERVE_WHITESPACE_TAGS or any(
-                True for _ in start_parent.iterancestors(*PRESERVE_WHITESPACE_TAGS)
-            ):
-                self.preserve = 1
-            self.containers.append(string_class_for(start_parent))
+            # One walk up for both questions; usually it meets none of these.
+            cls = None
+            tag = start_parent.tag
+            if tag in TEXT_CONTEXT_TAGS:
+                if tag in PRESERVE_WHITESPACE_TAGS:
+                    self.preserve = 1
+                else:
+                    cls = STRING_CONTAINERS[tag]
+            for ancestor in start_parent.iterancestors(*TEXT_CONTEXT_TAGS):
+                tag = ancestor.tag
+                if tag in PRESERVE_WHITESPACE_TAGS:
+                    self.preserve = 1
+                elif cls is None:
+                    cls = STRING_CONTAINERS[tag]
+                if cls is not None and self.preserve:
+                    break
+            self.containers.append(cls or NavigableString)
 
+    # Only the tags of TEXT_CONTEXT_TAGS change the context: the others cost
+    # one set lookup (a walk calls these for every element).
     def enter(self, el: Any) -> None:
-        if self.is_xml:
-            return
         tag = el.tag
-        if tag in PRESERVE_WHITESPACE_TAGS:
-            self.preserve += 1
-        self.containers.append(STRING_CONTAINERS.get(tag) or self.containers[-1])
+        if tag in TEXT_CONTEXT_TAGS and not self.is_xml:
+            if tag in PRESERVE_WHITESPACE_TAGS:
+                self.preserve += 1
+            self.containers.append(STRING_CONTAINERS.get(tag) or self.containers[-1])
 
     def leave(self, el: Any) -> None:
-        if self.is_xml:
-            return
-        if el.tag in PRESERVE_WHITESPACE_TAGS:
-            self.preserve -= 1
-        self.containers.pop()
+        tag = el.tag
+        if tag in TEXT_CONTEXT_TAGS and not self.is_xml:
+            if tag in PRESERVE_WHITESPACE_TAGS:
+                self.preserve -= 1
+            self.containers.pop()
 
     def value(self, raw: str) -> str:
         if self.preserve or raw.strip(ASCII_SPACES):
@@ -466,68 +551,131 @@ class TextContext:
         return NavigableString if self.is_xml else self.containers[-1]
 
 
+def _live_string(key: tuple[Any, bool], raw: str) -> Any:
+    """The remembered string of a text slot if it still holds ``raw``, else None."""
+    ref = _STRING_REFS.get(key)
+    if ref is not None:
+        found = ref()
+        if found is not None and found._raw == raw:
+            return found
+    return None
+
+
 def child_nodes(el: Any, doc: Soup | None) -> list[Any]:
     """An element's contents as bs4 lists them: text, children and their tails."""
     out: list[Any] = []
+    append = out.append
+    get_wrapper = _WRAPPER_REFS.get
+    get_string = _STRING_REFS.get
     # Every string here has ``el`` as its parent: one look at the ancestors
-    # serves them all.
+    # serves all the strings that are not remembered yet.
     walk: TextContext | None = None
     raw = el.text
     if raw:
-        walk = TextContext(doc is not None and doc.is_xml, el.getparent())
-        walk.enter(el)
-        out.append(text_string(el, False, doc, raw, walk))
+        key = (el, False)
+        ref = get_string(key)
+        found = ref() if ref is not None else None
+        if found is None or found._raw != raw:
+            walk = TextContext(doc is not None and doc.is_xml, el.getparent())
+            walk.enter(el)
+            found = _new_string(key, el, False, doc, raw, walk)
+        append(found)
     for child in el:
-        out.append(wrap(child, doc))
+        ref = get_wrapper(child)
+        found = ref() if ref is not None else None
+        append(found if found is not None else wrap(child, doc))
         raw = child.tail
         if raw:
-            if walk is None:
-                walk = TextContext(doc is not None and doc.is_xml, el.getparent())
-                walk.enter(el)
-            out.append(text_string(child, True, doc, raw, walk))
+            key = (child, True)
+            ref = get_string(key)
+            found = ref() if ref is not None else None
+            if found is None or found._raw != raw:
+                if walk is None:
+                    walk = TextContext(doc is not None and doc.is_xml, el.getparent())
+                    walk.enter(el)
+                found = _new_string(key, child, True, doc, raw, walk)
+            append(found)
     return out
 
 
 def iter_descendants(el: Any, doc: Soup | None) -> Iterator[Any]:
     """Everything inside ``el`` in document order, without recursion."""
+    get_wrapper = _WRAPPER_REFS.get
+    get_string = _STRING_REFS.get
     walk = TextContext(doc is not None and doc.is_xml, el.getparent())
+    special_tags = frozenset() if walk.is_xml else TEXT_CONTEXT_TAGS
     walk.enter(el)
     raw = el.text
     if raw:
         yield text_string(el, False, doc, raw, walk)
-    stack: list[tuple[Any, Iterator[Any]]] = [(el, iter(el))]
+    # Each entry: an element, the iterator over its children, and whether
+    # it changed the text context (to undo when its subtree ends).
+    stack: list[tuple[Any, Iterator[Any], bool]] = [(el, iter(el), True)]
     while stack:
-        parent, children = stack[-1]
+        children = stack[-1][1]
         for child in children:
-            yield wrap(child, doc)
-            if isinstance(child.tag, str):
-                walk.enter(child)
+            # Inline `wrap` and `text_string` for remembered nodes: a walk
+            # over a tree walked before is only these lookups.
+            ref = get_wrapper(child)
+            found = ref() if ref is not None else None
+            yield found if found is not None else wrap(child, doc)
+            tag = child.tag
+            if isinstance(tag, str):
+                special = tag in special_tags
+                if special:
+                    walk.enter(child)
                 raw = child.text
                 if raw:
-                    yield text_string(child, False, doc, raw, walk)
+                    key = (child, False)
+                    ref = get_string(key)
+                    found = ref() if ref is not None else None
+                    if found is None or found._raw != raw:
+                        found = _new_string(key, child, False, doc, raw, walk)
+                    yield found
                 if len(child):
-                    stack.append((child, iter(child)))
+                    stack.append((child, iter(child), special))
                     break
-                walk.leave(child)
+                if special:
+                    walk.leave(child)
             raw = child.tail
             if raw:
-                yield text_string(child, True, doc, raw, walk)
+                key = (child, True)
+                ref = get_string(key)
+                found = ref() if ref is not None else None
+                if found is None or found._raw != raw:
+                    found = _new_string(key, child, True, doc, raw, walk)
+                yield found
         else:
-            stack.pop()
-            walk.leave(parent)
+            parent, _, special = stack.pop()
+            if special:
+                walk.leave(parent)
             if stack:
                 raw = parent.tail
                 if raw:
                     yield text_string(parent, True, doc, raw, walk)
 
 
+#: Attribute names `Tag.__getattr__` answers with AttributeError instead of
+#: a search: bs4's ``contents``, and the soup-only attributes that the view's
+#: code probes for on any tag (``_kept`` is unset until a soup's first
+#: wrapper; ``_namespaces`` is bs4's, which the soup does not record).
+_NOT_TAG_NAMES = frozenset(
+    {
+        "contents", "_kept", "_namespaces", "_root", "_mode", "_verbatim",
+        "_trailer", "_doctype", "is_xml",
+    }
+)  # fmt: skip
+
+
 class Tag(PageElement):
     """An element of the page, wrapping one lxml element (bs4's ``Tag``)."""
 
-    __slots__ = ("__weakref__", "_doc", "_el", "hidden")
+    # ``_kept``: only a soup's (see `kept_nodes`), set on first use.
+    __slots__ = ("__weakref__", "_doc", "_el", "_kept", "hidden")
 
     _el: Any
     _doc: Soup | None
+    _kept: dict[Any, Any]
     hidden: bool
 
     #: bs4's default string types for get_text(): not comments, not scripts.
@@ -842,7 +990,10 @@ class Tag(PageElement):
         return hash(str(self))
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__") or name == "contents":
+        # bs4 looks for a tag of any other name; our own probes for
+        # attributes only a soup has (``getattr(tag, "_root", None)``) must
+        # not cost a search of the whole tree.
+        if name.startswith("__") or name in _NOT_TAG_NAMES:
             raise AttributeError(
                 f"'{type(self).__name__}' object has no attribute '{name}'"
             )
@@ -950,17 +1101,28 @@ def _unpickle_tag(markup: str, is_xml: bool, base_url: str | None = None) -> Any
 
 def _node_next_sibling(wrapper: Any, el: Any) -> PageElement | None:
     doc = wrapper._doc
-    found: PageElement | None = None
     if el.getparent() is None:
         if doc is not None:
-            found = doc._top_level_sibling(wrapper, 1)
-    elif el.tail:
-        found = text_string(el, True, doc, el.tail)
-    else:
-        following = el.getnext()
-        if following is not None:
-            found = wrap(following, doc)
-    return found
+            return doc._top_level_sibling(wrapper, 1)  # type: ignore[no-any-return]
+        return None
+    raw = el.tail
+    if raw:
+        key = (el, True)
+        ref = _STRING_REFS.get(key)
+        if ref is not None:
+            found = ref()
+            if found is not None and found._raw == raw:
+                return found  # type: ignore[no-any-return]
+        return _new_string(key, el, True, doc, raw, None)  # type: ignore[no-any-return]
+    following = el.getnext()
+    if following is None:
+        return None
+    ref = _WRAPPER_REFS.get(following)
+    if ref is not None:
+        found = ref()
+        if found is not None:
+            return found  # type: ignore[no-any-return]
+    return wrap(following, doc)  # type: ignore[no-any-return]
 
 
 def _node_previous_sibling(wrapper: Any, el: Any) -> PageElement | None:
@@ -992,12 +1154,14 @@ class NavigableString(str, PageElement):  # type: ignore[misc]
 
     # Where the string lives: a text slot of an lxml element (``_owner``,
     # ``_tail``), an lxml node of its own (``_el``: comments, PIs), or the
-    # document level (``_doc`` only).  None of these: detached.
-    _owner: Any
-    _tail: bool
-    _el: Any
-    _doc: Soup | None
-    _raw: str | None
+    # document level (``_doc`` only).  None of these: detached.  The class
+    # values are defaults: a string (a ``str``, so no ``__slots__``) is
+    # built faster with fewer entries in its ``__dict__``.
+    _owner: Any = None
+    _tail: bool = False
+    _el: Any = None
+    _doc: Soup | None = None
+    _raw: str | None = None
 
     def __new__(cls, value: str | bytes = "") -> NavigableString:
         if isinstance(value, bytes):
@@ -1125,13 +1289,22 @@ class NavigableString(str, PageElement):  # type: ignore[misc]
             return _node_next_sibling(self, el)
         owner = self._owner
         if owner is not None:
-            if not self._is_live():
-                return None
             if self._tail:
+                if owner.tail != self._raw:
+                    return None  # the slot's text changed: this string is gone
                 following = owner.getnext()
             else:
+                if owner.text != self._raw:
+                    return None
                 following = owner[0] if len(owner) else None
-            return wrap(following, self._doc) if following is not None else None
+            if following is None:
+                return None
+            ref = _WRAPPER_REFS.get(following)
+            if ref is not None:
+                found = ref()
+                if found is not None:
+                    return found  # type: ignore[no-any-return]
+            return wrap(following, self._doc)  # type: ignore[no-any-return]
         doc = self._doc
         if doc is not None:
             return doc._top_level_sibling(self, 1)  # type: ignore[no-any-return]

@@ -47,13 +47,20 @@ _GENERATORS = {
 }
 
 
+_SOUP_CLASS: list[type] = []
+
+
 def _soup_class() -> type | None:
+    # Imported on first use (the soup module imports this one); kept, since
+    # every search asks.
+    if _SOUP_CLASS:
+        return _SOUP_CLASS[0]
     try:
         from ._soup import Soup
     except ImportError:  # pragma: no cover - the core lands with the soup module
         return None
-    cls: type = Soup
-    return cls
+    _SOUP_CLASS.append(Soup)
+    return Soup
 
 
 def _is_document(node: Any) -> bool:
@@ -82,6 +89,20 @@ class _Plan:
         self.doc_last = doc_last
 
 
+_OR_SELF = ("descendant-or-self",)
+_SELF = ("self",)
+#: direction -> (axes, reverse, doc_last) of a search from a tag.
+_TAG_AXES: dict[str, tuple[tuple[str, ...], bool, bool]] = {
+    "descendants": (("descendant",), False, False),
+    "children": (("child",), False, False),
+    "next": (("descendant", "following"), False, False),
+    "previous": (("ancestor", "preceding"), True, False),
+    "parents": (("ancestor",), True, True),
+    "next_siblings": (("following-sibling",), False, False),
+    "previous_siblings": (("preceding-sibling",), True, False),
+}
+
+
 def _axes_plan(anchor: Any, direction: str) -> _Plan | None:
     """The XPath context and axes for a search from ``anchor``, or None to walk in Python."""
     from ._elements import NavigableString, Tag
@@ -99,24 +120,20 @@ def _axes_plan(anchor: Any, direction: str) -> _Plan | None:
             return _Plan(None, ())
         # libxml2 puts content after a stray </html> in a second top-level
         # element: a following sibling of the root, a child of the document.
+        # Only then the union: one axis lets libxml2 stop at the first match
+        # of find() and dot access.
+        after = any(isinstance(n.tag, str) for n in root.itersiblings())
         if direction in ("descendants", "next"):
-            return _Plan(root, ("descendant-or-self", "following"))
+            axes: tuple[str, ...] = (
+                ("descendant-or-self", "following") if after else _OR_SELF
+            )
+            return _Plan(root, axes)
         if direction == "children":
-            return _Plan(root, ("self", "following-sibling"))
+            return _Plan(root, ("self", "following-sibling") if after else _SELF)
         return _Plan(None, ())  # nothing before, above or beside the document
     if isinstance(anchor, Tag):
-        el = anchor._el
-        return {
-            "descendants": lambda: _Plan(el, ("descendant",)),
-            "children": lambda: _Plan(el, ("child",)),
-            "next": lambda: _Plan(el, ("descendant", "following")),
-            "previous": lambda: _Plan(el, ("ancestor", "preceding"), reverse=True),
-            "parents": lambda: _Plan(el, ("ancestor",), reverse=True, doc_last=True),
-            "next_siblings": lambda: _Plan(el, ("following-sibling",)),
-            "previous_siblings": lambda: _Plan(
-                el, ("preceding-sibling",), reverse=True
-            ),
-        }[direction]()
+        axes, reverse, doc_last = _TAG_AXES[direction]
+        return _Plan(anchor._el, axes, reverse, doc_last)
     if isinstance(anchor, NavigableString):
         node = anchor._el
         if node is not None:  # a comment or PI: an lxml node of its own
@@ -317,20 +334,30 @@ def _walk_strings(
     # Pages repeat their texts (menus, labels): without callables a verdict
     # holds for every copy, so each distinct text is tested once.
     verdicts: dict[str, bool] | None = None if impure else {}
+    append = candidates.append
+    get_verdict = verdicts.get if verdicts is not None else None
     for index, raw in enumerate(raws):
-        if not isinstance(raw, str):  # a comment or PI: tested as the view's string
-            candidates.append((index, True))
-        elif raw.strip(ASCII_SPACES):
-            if verdicts is None:
+        if raw.__class__ is not str:  # a comment or PI: tested as the view's string
+            append((index, True))
+        # Not only whitespace: looking at the ends first spares a copy of
+        # every long text (scripts) that strip() would make.
+        elif (
+            raw[:1] not in ASCII_SPACES
+            or raw[-1:] not in ASCII_SPACES
+            or raw.strip(ASCII_SPACES)
+        ):
+            if get_verdict is None:
                 verdict = accept(raw)
             else:
-                verdict = verdicts.get(raw)  # type: ignore[assignment]
-                if verdict is None:
-                    verdict = verdicts[raw] = accept(raw)
+                known = get_verdict(raw)
+                if known is None:
+                    verdict = verdicts[raw] = accept(raw)  # type: ignore[index]
+                else:
+                    verdict = known
             if verdict:  # the view's string is the raw text: decided
-                candidates.append((index, False))
+                append((index, False))
         elif (newline if "\n" in raw else space) or (preserving and accept(raw)):
-            candidates.append((index, True))
+            append((index, True))
     if not candidates:
         return
     nodes = _ALL_STRING_NODES(top)
@@ -422,7 +449,7 @@ class SearchMixin:
     def _tags_compiled(
         self, direction: str, matcher: SoupStrainer, limit: int | None
     ) -> list[Any] | None:
-        from ._elements import wrap
+        from ._elements import wrap, wrap_all
 
         plan = _axes_plan(self, direction)
         if plan is None:
@@ -443,12 +470,13 @@ class SearchMixin:
             if plan.reverse:
                 nodes.reverse()
             if tag_plan.exact:
-                for node in nodes:
-                    if guard and node is container:
-                        continue
-                    results.append(wrap(node, doc))
-                    if limit is not None and len(results) >= limit:
-                        return results
+                if guard:
+                    nodes = [node for node in nodes if node is not container]
+                if limit is not None:
+                    nodes = nodes[:limit]
+                    if len(nodes) == limit:
+                        return wrap_all(nodes, doc)
+                results = wrap_all(nodes, doc)
             else:
                 # bs4's order of tests (name, attributes, string), but a Tag
                 # is built only when a name callable or a string rule needs one.
