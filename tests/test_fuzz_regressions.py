@@ -113,3 +113,13 @@ def test_repeated_xml_attributes_keep_the_last() -> None:
     assert str(ours) == str(bs4.BeautifulSoup(text, "xml"))
     assert ours.s["y"] == "3"
     assert str(Soup(str(ours), "xml")) == str(ours)
+
+
+@pytest.mark.parametrize("selector", [":root", ":root > body", "html:root", "p"])
+def test_no_root_when_content_follows_html_end(selector: str) -> None:
+    # soupsieve: an element with an element beside it is not the root.
+    text = "<html><body>x</body></html><p>y</p>"
+    ours, theirs = Soup(text), bs4.BeautifulSoup(text, "lxml")
+    assert [str(t) for t in ours.select(selector)] == [
+        str(t) for t in theirs.select(selector)
+    ]

@@ -347,7 +347,12 @@ class SoupSieveTranslator(HTMLTranslator):
                 "parent::*[not(parent::*)] and not(preceding-sibling::*) "
                 f"and not(following-sibling::*) and not(../text()[{self._fn(_nonblank)}(.)])",
             )
-        return _add(xpath, "not(parent::*)")
+        # A second top-level element (content after a stray </html>) means
+        # neither is the root, as soupsieve decides.
+        return _add(
+            xpath,
+            "not(parent::*) and not(preceding-sibling::*) and not(following-sibling::*)",
+        )
 
     def xpath_scope_pseudo(self, xpath: XPathExpr) -> XPathExpr:
         # The tag select() was called on (a document's root element for a soup).
