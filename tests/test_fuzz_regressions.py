@@ -123,3 +123,48 @@ def test_no_root_when_content_follows_html_end(selector: str) -> None:
     assert [str(t) for t in ours.select(selector)] == [
         str(t) for t in theirs.select(selector)
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["<r>&bogus;a</r>", "<r>x&nbsp;y<b/>&z;&q;w</r>", "<a><a><a>&nbsp;</a></a></a>"],
+)
+def test_undeclared_xml_entities_are_dropped_as_bs4_drops_them(text: str) -> None:
+    ours = Soup(text, "xml")
+    assert str(ours) == str(bs4.BeautifulSoup(text, "xml"))
+    again = Soup(str(ours), "xml")
+    assert list(again.descendants) == list(ours.descendants)
+    pretty = Soup(ours.prettify(), "xml")
+    assert "".join(pretty.get_text().split()) == "".join(ours.get_text().split())
+
+
+def test_internal_xml_entity_is_its_text_and_nothing_is_fetched() -> None:
+    text = (
+        '<!DOCTYPE r [<!ENTITY e "hello"><!ENTITY f SYSTEM "file:///etc/passwd">]>'
+        "<r>a&e;b&f;c</r>"
+    )
+    assert Soup(text, "xml").r.string == "ahellobc"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "</div>\n<!DOCTYPE html>\n<html><body>x</body></html>",
+        "</p> </p> <p>x",
+        "</p> x <p>y",
+        "</p><!-- c -->\n<p>x",
+        "<!DOCTYPE html></p>\n<html>x",
+        "<!-- a -->\n</html>\n<!-- c --><p>x</p>",
+        "</html>\n<!-- c --><!-- c --><math><mi>x</mi></math>",
+        "</p>\n<html><body>x</body></html>\n<!-- e -->\n",
+    ],
+)
+def test_stray_end_tag_before_the_root(text: str) -> None:
+    # After it libxml2 reports the whitespace before the root (and a doctype
+    # its tree drops): bs4 keeps them as children of the document.
+    ours, theirs = Soup(text), bs4.BeautifulSoup(text, "lxml")
+    assert str(ours) == str(theirs)
+    assert [str(c) for c in ours.contents] == [str(c) for c in theirs.contents]
+    assert ours.get_text() == theirs.get_text()
+    assert ours.find_all(string=True) == theirs.find_all(string=True)
+    assert ours.prettify() == theirs.prettify()

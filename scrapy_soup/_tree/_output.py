@@ -472,9 +472,10 @@ def main_text_values(node: Tag, strip: bool = False) -> list[str]:
             return [v for v in map(str.strip, trailer) if v] if strip else trailer
         if el.getparent() is not None:
             trailer = []
-        elif any(isinstance(top.tag, str) for top in el.itersiblings()):
-            # libxml2 put content after a stray </html> in a second
-            # top-level element: the walk over the document's children sees it.
+        elif node._leader or any(isinstance(t.tag, str) for t in el.itersiblings()):
+            # Strings before the root (after a stray end tag), or content
+            # libxml2 put after a stray </html> in a second top-level
+            # element: the walk over the document's children sees them.
             return list(iter_strings(node, strip, node.MAIN_CONTENT_STRING_TYPES))
     if doc is not None and doc._verbatim and not strip:
         # Whitespace an edit wrote keeps every character: the walk knows which.

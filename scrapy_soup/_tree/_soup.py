@@ -21,6 +21,7 @@ from ._elements import (
     PageElement,
     Tag,
     iter_descendants,
+    normalize_text,
     remember,
     wrap,
 )
@@ -59,6 +60,7 @@ _LIBXML2_DEFAULT_DOCTYPE = (
 )
 _DOCTYPE_IN_SOURCE = re.compile(r"<!doctype", re.I)
 _FIRST_TAG = re.compile(r"<[a-zA-Z]")
+_END_TAG = re.compile(r"</[a-zA-Z]")
 _HTML_END = re.compile(r"</html\s*>", re.I)
 _LEADING_NODE = re.compile(r"<!--.*?-->|<\?.*?>", re.S)
 _TRAILER_WINDOW = 65536
@@ -109,6 +111,36 @@ def _drop_repeated_attributes(root: Any) -> None:
                 del el.attrib[name]
 
 
+def _replace_entity_references(root: Any) -> None:
+    """Write the entity references the safe parser kept as text, as bs4 reads them.
+
+    Entities are never expanded by the parser (billion laughs, external
+    files), so libxml2 keeps ``&name;`` as reference nodes.  bs4 drops an
+    undeclared one; an internal entity with plain text becomes that text
+    (one level, no markup); any other reference is dropped, nothing fetched.
+    """
+    references = list(root.iter(etree.Entity))
+    if not references:
+        return
+    dtd = root.getroottree().docinfo.internalDTD
+    declared: dict[str, str] = {}
+    if dtd is not None:
+        for entity in dtd.iterentities():
+            content = entity.content
+            if content is not None and "<" not in content and "&" not in content:
+                declared[entity.name] = content
+    for node in references:
+        text = declared.get(node.name, "") + (node.tail or "")
+        parent = node.getparent()
+        previous = node.getprevious()
+        if text:
+            if previous is not None:
+                previous.tail = (previous.tail or "") + text
+            else:
+                parent.text = (parent.text or "") + text
+        parent.remove(node)
+
+
 def _mode_for(features: Any) -> str:
     if features is None:
         return "html"
@@ -157,6 +189,7 @@ class Soup(Tag):
     __slots__ = (
         "_doctype",
         "_doctype_index",
+        "_leader",
         "_mode",
         "_root",
         "_trailer",
@@ -173,6 +206,11 @@ class Soup(Tag):
     _root: Any
     _doctype: Doctype | None
     _trailer: list[NavigableString | None]
+    #: The document's children before the root when a stray end tag comes
+    #: first (then libxml2 reports the whitespace there): strings and the
+    #: doctype, None for the next node lxml kept before the root.  Empty:
+    #: lxml's siblings of the root and ``_doctype_index`` say it all.
+    _leader: list[NavigableString | None]
     #: Text slots ``(element, is_tail)`` an edit wrote: they hold bs4's value
     #: as it is, where text from the parser is read with whitespace-only
     #: strings collapsed (bs4 collapses them once, when it parses).
@@ -211,6 +249,7 @@ class Soup(Tag):
         self._doctype = None
         self._doctype_index = 0
         self._trailer = []
+        self._leader = []
         self._verbatim = set()
         self._root = None
         self._el = None
@@ -281,6 +320,8 @@ class Soup(Tag):
             self.original_encoding = (info.encoding or encoding or "utf-8").lower()
             if any(e.type == _ATTRIBUTE_REDEFINED for e in parser.error_log):
                 _drop_repeated_attributes(root)
+            if b"&" in data:
+                _replace_entity_references(root)
         self._set_root(root, None, parsed_here=True)
 
     def _adopt(self, markup: Any) -> None:
@@ -344,6 +385,78 @@ class Soup(Tag):
                 self._doctype_index = len(_LEADING_NODE.findall(head))
         if source is not None:
             self._trailer = self._trailer_from(source)
+            self._leader = self._leader_from(source, root)
+
+    def _leader_from(self, source: str, root: Any) -> list[NavigableString | None]:
+        """bs4's children before the root, when a stray end tag comes first.
+
+        After an end tag with nothing open, libxml2 reports the whitespace
+        before the root (which it otherwise skips) and a doctype its tree
+        drops; bs4 keeps both.  The same events, from lxml's target parser
+        on the text before the first start tag, say where they go.
+        """
+        first_tag = _FIRST_TAG.search(source)
+        head = source[: first_tag.start()] if first_tag else source
+        if _END_TAG.search(head) is None:
+            return []
+        soup = self
+        events: list[str | None] = []
+
+        class Collector:
+            started = False
+
+            def start(self, tag: str, attrib: Any) -> None:
+                self.started = True
+
+            def data(self, text: str) -> None:
+                if self.started:
+                    return
+                if events and isinstance(events[-1], str) and events[-1] != "":
+                    events[-1] += text  # bs4 joins neighbouring data
+                else:
+                    events.append(text)
+
+            def comment(self, text: str) -> None:
+                if not self.started:
+                    events.append(None)
+
+            def pi(self, target: str, data: str | None) -> None:
+                if not self.started:
+                    events.append(None)
+
+            def doctype(self, name: str, pubid: str | None, system: str | None) -> None:
+                if self.started:
+                    return
+                if soup._doctype is None:
+                    soup._doctype = Doctype._synthetic(  # type: ignore[assignment]
+                        Doctype._string_for_name_and_ids(name, pubid, system), soup
+                    )
+                events.append("")  # the doctype's place
+
+            def close(self) -> None:
+                return None
+
+        collector: Any = Collector()
+        parser = etree.HTMLParser(target=collector, recover=True)
+        try:
+            parser.feed(head)
+            parser.close()
+        except (etree.XMLSyntaxError, UnicodeEncodeError):
+            return []
+        preceding = sum(1 for _ in root.itersiblings(preceding=True))
+        if events.count(None) != preceding:
+            return []  # not the picture lxml's tree gives: keep that one
+        leader: list[NavigableString | None] = []
+        for event in events:
+            if event is None:
+                leader.append(None)
+            elif event == "":
+                if soup._doctype is not None:
+                    leader.append(soup._doctype)
+            else:
+                value = normalize_text(event, None, False)
+                leader.append(NavigableString._synthetic(value, soup))
+        return leader
 
     def _xml_doctype(self, root: Any) -> Doctype | None:
         info = root.getroottree().docinfo
@@ -402,6 +515,9 @@ class Soup(Tag):
             pass
         if end is None:
             return []
+        first_tag = _FIRST_TAG.search(source)
+        if first_tag is None or end.start() < first_tag.start():
+            return []  # a stray </html> before the document started
         tail = source[end.end() :]
         items: list[NavigableString | None] = []
         pos = 0
@@ -430,7 +546,10 @@ class Soup(Tag):
         out: list[Any] = [
             wrap(n, self) for n in reversed(list(root.itersiblings(preceding=True)))
         ]
-        if self._doctype is not None:
+        if self._leader:
+            it = iter(out)
+            out = [next(it) if x is None else x for x in self._leader]
+        elif self._doctype is not None:
             out.insert(min(self._doctype_index, len(out)), self._doctype)
         out.append(wrap(root, self))
         following = [wrap(n, self) for n in root.itersiblings()]
@@ -456,7 +575,11 @@ class Soup(Tag):
         )
 
     def _is_top_level_string(self, string: NavigableString) -> bool:
-        return string is self._doctype or any(string is x for x in self._trailer)
+        return (
+            string is self._doctype
+            or any(string is x for x in self._trailer)
+            or any(string is x for x in self._leader)
+        )
 
     def _top_level_sibling(self, node: Any, delta: int) -> Any:
         children = self._top_children()
