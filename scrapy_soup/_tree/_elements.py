@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from lxml import etree
 
-from ._attrs import AttrsView
+from ._attrs import CDATA_LIST_ATTRIBUTES, AttrsView
 from ._modify import ModifyMixin
 from ._search import SearchMixin
 
@@ -44,6 +44,8 @@ VOID_ELEMENTS = frozenset(
         "nextid", "spacer",
     }
 )  # fmt: skip
+
+_UNIVERSAL_MULTI = CDATA_LIST_ATTRIBUTES["*"]
 
 _ELEMENT = etree._Element
 _COMMENT = etree._Comment
@@ -757,7 +759,17 @@ class Tag(PageElement):
             view[key] = item
 
     def __getitem__(self, key: str) -> Any:
-        return self.attrs[key]
+        # The common case without building an `AttrsView`: a str value.
+        el = self._el
+        try:
+            value = el.get(key)
+        except (AttributeError, TypeError, ValueError):  # a soup; odd keys
+            return self.attrs[key]
+        if value is None:
+            raise KeyError(key)
+        if key in _UNIVERSAL_MULTI or key in CDATA_LIST_ATTRIBUTES.get(el.tag, ()):
+            return self.attrs[key]  # HTML reads it as a live list (XML: str)
+        return value
 
     def __setitem__(self, key: str, value: Any) -> None:
         self.attrs[key] = value
@@ -768,7 +780,16 @@ class Tag(PageElement):
 
     def get(self, key: str, default: Any = None) -> Any:
         """The attribute's value, or ``default``."""
-        return self.attrs.get(key, default)
+        el = self._el
+        try:
+            value = el.get(key)
+        except (AttributeError, TypeError, ValueError):  # a soup; odd keys
+            return self.attrs.get(key, default)
+        if value is None:
+            return default
+        if key in _UNIVERSAL_MULTI or key in CDATA_LIST_ATTRIBUTES.get(el.tag, ()):
+            return self.attrs.get(key, default)
+        return value
 
     def get_attribute_list(self, key: str, default: Any = None) -> list[str]:
         """The attribute's value as a list (bs4's method of that name)."""

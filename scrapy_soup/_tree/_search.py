@@ -449,7 +449,7 @@ class SearchMixin:
     def _tags_compiled(
         self, direction: str, matcher: SoupStrainer, limit: int | None
     ) -> list[Any] | None:
-        from ._elements import wrap, wrap_all
+        from ._elements import _WRAPPER_REFS, wrap, wrap_all
 
         plan = _axes_plan(self, direction)
         if plan is None:
@@ -487,14 +487,28 @@ class SearchMixin:
                 by_string = tag_plan.python_string
                 attrs_match = tag_plan.attrs_match
                 name_match = tag_plan.name_match
+                matches_name = matcher.matches_name
+                rules = matcher.name_rules
+                if by_name and len(rules) == 1 and rules[0].function is not None:
+                    # One function (find_all(lambda t: ...)): bs4 calls it
+                    # with the tag and takes its truth, nothing else.
+                    function = rules[0].function
+
+                    def matches_name(tag: Any) -> bool:
+                        return bool(function(tag))
+
+                get_wrapper = _WRAPPER_REFS.get
                 for node in nodes:
                     if guard and node is container:
                         continue
                     if raw_name and not name_match(matcher, node, xml):
                         continue
                     if by_name:
-                        tag = wrap(node, doc)
-                        if not matcher.matches_name(tag):
+                        ref = get_wrapper(node)
+                        tag = ref() if ref is not None else None
+                        if tag is None:
+                            tag = wrap(node, doc)
+                        if not matches_name(tag):
                             continue
                         if by_attrs and not attrs_match(matcher, node, xml):
                             continue

@@ -165,9 +165,8 @@ class TagPlan:
         multi-valued attribute as its list of tokens; so no `Tag` has to be
         built for the candidates that fail.
         """
-        from ._strainer import SoupStrainer
-
-        match = SoupStrainer._attribute_match
+        # The strainer's own (static) method: no import on every candidate.
+        match = strainer._attribute_match
         rules = strainer.attribute_rules
         for attr in self.python_attrs:
             value: Any = None
