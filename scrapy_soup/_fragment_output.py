@@ -90,7 +90,10 @@ def _start_tag(
     if name == "meta":
         items = _meta_substitution(items)
     if len(items) > 1:
-        items.sort()
+        unsorted = items
+        items = sorted(items)
+        if settle and items != unsorted:
+            _settle_order(el, items)
     parts = [f"<{name}"]
     for key, value in items:
         if "&" in value or "<" in value or ">" in value:
@@ -116,6 +119,15 @@ def _settle_attributes(
             # `clean` takes its slow path.
             with contextlib.suppress(ValueError):
                 el.set(key, value)
+
+
+def _settle_order(el: Any, items: list[tuple[str, str]]) -> None:
+    """Set the attributes again in output order (see `contents_html`)."""
+    attrib = el.attrib
+    values = dict(attrib)
+    attrib.clear()
+    for key, _ in items:
+        el.set(key, values[key])
 
 
 def _bare_tag(tag: str, empty: bool) -> str:
@@ -173,7 +185,8 @@ def contents_html(el: etree._Element, settle: bool = False) -> str:
     when a cheap test says they may need it.
 
     With *settle*, what the output normalizes is written back into the tree
-    (whitespace-only strings collapsed, multi-valued attributes' spacing), so
+    (whitespace-only strings collapsed, multi-valued attributes' spacing,
+    the attributes' order), so
     that the tree equals the parse of the output when the parser keeps the
     structure: `scrapy_soup.clean` compares the two to know it is done.
     """
@@ -205,7 +218,34 @@ def contents_html(el: etree._Element, settle: bool = False) -> str:
             if tag.__class__ is str:
                 raw = child.text
                 items = child.items()
-                if raw or len(child) or tag not in void:
+                if not len(child):
+                    # A leaf (most elements): written whole, no stack frame.
+                    if raw or tag not in void:
+                        if items:
+                            append(_start_tag(child, tag, items, False, settle))
+                        else:
+                            append(bare.get(tag) or _bare_tag(tag, False))
+                        if raw:
+                            if (
+                                not preserve
+                                and tag not in keep
+                                and raw[0] in spaces
+                                and not raw.strip(spaces)
+                            ):
+                                raw = "\n" if "\n" in raw else " "
+                                if settle:
+                                    child.text = raw
+                            elif tag not in cdata and (
+                                "&" in raw or "<" in raw or ">" in raw
+                            ):
+                                raw = escape(raw)
+                            append(raw)
+                        append(ends.get(tag) or _end_tag(tag))
+                    elif items:
+                        append(_start_tag(child, tag, items, True, settle))
+                    else:
+                        append(bare_empty.get(tag) or _bare_tag(tag, True))
+                else:
                     if items:
                         append(_start_tag(child, tag, items, False, settle))
                     else:
@@ -224,10 +264,6 @@ def contents_html(el: etree._Element, settle: bool = False) -> str:
                         append(raw)
                     stack.append((child, iter(child)))
                     break
-                if items:
-                    append(_start_tag(child, tag, items, True, settle))
-                else:
-                    append(bare_empty.get(tag) or _bare_tag(tag, True))
             else:
                 append(_special(child, parent, preserve))
             raw = child.tail

@@ -76,9 +76,20 @@ def url_scheme(value: str) -> str | None:
     return match.group(1).lower() if match else None
 
 
+def _query_or_fragment_start(ref: str) -> int:
+    """Where the query or fragment of *ref* starts (its length if neither)."""
+    query = ref.find("?")
+    fragment = ref.find("#")
+    if query == -1:
+        return len(ref) if fragment == -1 else fragment
+    return query if fragment == -1 or query < fragment else fragment
+
+
 def _remove_dot_segments(path: str) -> str:
     """RFC 3986 section 5.2.4 (the WHATWG path state gives the same result)."""
-    if "." not in path:
+    # Paths here start with "/": a dot segment is always after a slash
+    # ("a.png" has a dot but no dot segment).
+    if "/." not in path:
         return path
     segments = path.split("/")[1:]
     out: list[str] = []
@@ -136,24 +147,19 @@ class Base:
         that already have a scheme (absolute, ``mailto:``, ``data:``,
         ``javascript:`` …), and values that cannot be parsed.  Never raises.
         """
-        ref = preprocess_url(value)
-        if not ref or ref[0] == "#" or _SCHEME.match(ref):
+        ref = value.strip(_C0_OR_SPACE)
+        if "\t" in ref or "\n" in ref or "\r" in ref:
+            ref = _TAB_OR_NEWLINE.sub("", ref)
+        # Most references have no colon: no scheme to look for.
+        if not ref or ref[0] == "#" or (":" in ref and _SCHEME.match(ref)):
             return None
         if self._special and "\\" in ref:
-            cut = len(ref)
-            for stop in "?#":
-                at = ref.find(stop)
-                if at != -1 and at < cut:
-                    cut = at
+            cut = _query_or_fragment_start(ref)
             ref = ref[:cut].replace("\\", "/") + ref[cut:]
-        if ref.startswith("//"):
+        if ref[:2] == "//":
             # Network-path reference: only the scheme comes from the base.
             return self._safe(f"{self.scheme}:{ref}", force=True)
-        cut = len(ref)
-        for stop in "?#":
-            at = ref.find(stop)
-            if at != -1 and at < cut:
-                cut = at
+        cut = _query_or_fragment_start(ref)
         path, rest = ref[:cut], ref[cut:]
         if not path:
             resolved = self._path_and_query_base + rest

@@ -23,7 +23,7 @@ import html
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from lxml import etree
 
@@ -165,6 +165,8 @@ class _Cleaner:
         self.tag_actions: dict[Any, int] = {}
         #: raw lxml tag -> raw attribute name -> decision.
         self.decisions_by_tag: dict[Any, dict[Any, int]] = {}
+        #: (raw lxml tag, attribute names in order) -> `_Plan`.
+        self.plans: dict[tuple[Any, tuple[Any, ...]], _Plan] = {}
         self.style_allowed = "style" not in remove and (
             allowed is None or "style" in allowed
         )
@@ -214,9 +216,39 @@ class _Cleaner:
             return _ANIMATE
         return _KEEP
 
+    def plan(self, tag: str, names: tuple[Any, ...]) -> _Plan:
+        """What to do with an element of *tag* whose attributes are *names*.
+
+        Elements repeat the same tag and attribute names (``<div class id>``)
+        all over a page: deciding once per combination leaves only the value
+        checks (URLs, CSS) per element.
+        """
+        decisions = self.decisions_by_tag.get(tag)
+        if decisions is None:
+            decisions = self.decisions_by_tag[tag] = {}
+        local = _local_tag(tag)
+        drops: list[Any] = []
+        checks: list[tuple[Any, int, str, str]] = []
+        for name in names:
+            decision = decisions.get(name)
+            if decision is None:
+                decision = decisions[name] = self.decide(local, _attr_key(name))
+            if decision == _DROP:
+                drops.append(name)
+            elif decision != _KEEP:
+                checks.append((name, decision, local, _attr_key(name)))
+        # A refresh check reads http-equiv, which an earlier removal in
+        # attribute order may have taken: keep that order (slow path).
+        ordered = any(check[1] == _REFRESH for check in checks)
+        return _Plan(tuple(drops), tuple(checks), len(drops) == len(names), ordered)
+
     # -- value checks ---------------------------------------------------
     def url_ok(self, value: str, tag: str, key: str) -> bool:
         """Whether a browser would see an allowed scheme (or a relative URL)."""
+        if ":" not in value and "&" not in value:
+            # No scheme whatever the browser strips, and no entity that
+            # could decode to a colon: a relative URL.
+            return self.policy.allow_relative_urls
         if not self._url_ok(value, tag, key):
             return False
         # Defence in depth: a serializer that does not escape "&" in URL
@@ -257,6 +289,19 @@ class _Cleaner:
             self.url_ok(m.group(1).strip("'\""), "img", "src")
             for m in _CSS_URL_ANY.finditer(squeezed)
         )
+
+
+class _Plan(NamedTuple):
+    """The attribute work for one (tag, attribute names) combination."""
+
+    #: Names removed whatever their value.
+    drops: tuple[Any, ...]
+    #: (name, decision, local tag, attribute key) of the values to check.
+    checks: tuple[tuple[Any, int, str, str], ...]
+    #: Every attribute goes.
+    drop_all: bool
+    #: Check and remove one by one in attribute order (see `_Cleaner.plan`).
+    ordered: bool
 
 
 def _remove(node: Any) -> None:
@@ -345,6 +390,7 @@ def clean_element(
     unwrapped = 0
     skip_to: Any = None
     by_tag = compiled.decisions_by_tag
+    plans = compiled.plans
     node: Any
     for node in el.iter():
         if skip_to is not None:
@@ -380,9 +426,29 @@ def clean_element(
             continue
         names = node.keys()
         if names:
-            stats.attributes_removed += _clean_attributes(
-                compiled, by_tag, node, tag, names
-            )
+            plan_key = (tag, tuple(names))
+            plan = plans.get(plan_key)
+            if plan is None:
+                plan = plans[plan_key] = compiled.plan(tag, plan_key[1])
+            if plan.drop_all:
+                node.attrib.clear()
+                stats.attributes_removed += len(names)
+            elif plan.ordered:
+                stats.attributes_removed += _clean_attributes(
+                    compiled, by_tag, node, tag, names
+                )
+            else:
+                drops = plan.drops
+                for name, decision, local, key in plan.checks:
+                    if not _value_ok(
+                        compiled, node, decision, local, key, node.get(name, "")
+                    ):
+                        drops = (*drops, name)
+                if drops:
+                    attrib = node.attrib
+                    for name in drops:
+                        del attrib[name]
+                    stats.attributes_removed += len(drops)
 
     # 2. Remove, then unwrap; tails stay in place.
     for node in comments:
@@ -535,9 +601,9 @@ def _clean_string(
     unwrapping and removing can leave trees the HTML parser builds
     differently from their serialization (a <p> inside a <p>, text directly
     in a <table>).  The output is parsed again and compared with the tree it
-    was written from, in C (canonical XML of both); the serializer's own
-    normalizations (collapsed whitespace, multi-valued attributes) are
-    written back into that tree first, so a tree that round-trips compares
+    was written from, in C (XML serialization of both); the serializer's own
+    normalizations (collapsed whitespace, multi-valued attributes, sorted
+    attributes) are written back into that tree first, so a tree that round-trips compares
     equal.  Then cleaning the output again would change nothing (cleaning a
     cleaned tree is a no-op), so it is the fixed point.  Otherwise the
     output is cleaned again until it stops changing (`_clean_string_rounds`).
@@ -558,10 +624,14 @@ def _clean_string(
 
 
 def _same_tree(a: etree._Element, b: etree._Element) -> bool:
-    """Whether two trees are equal: same canonical XML (C14N), computed in C."""
+    """Whether two trees are equal: the same XML serialization, computed in C.
+
+    *a* has been settled (`contents_html`): its attributes are in the sorted
+    order the parse of the output has, its whitespace collapsed.
+    """
     try:
-        return etree.tostring(a, method="c14n") == etree.tostring(b, method="c14n")
-    except Exception:
+        return etree.tostring(a) == etree.tostring(b)
+    except Exception:  # anything odd: take the slow path
         return False
 
 

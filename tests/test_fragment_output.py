@@ -53,6 +53,14 @@ def test_tables_are_the_trees() -> None:
         "\ufeff<p>bom</p>",
         "<table>t<tr><td>a</table><p>x<div>y</div>",
         "<div>" * 300 + "deep",
+        # Parsed as UTF-8 bytes: a declared charset changes nothing.
+        '<meta charset="iso-8859-1"><p>caf\u00e9 \u00fc</p>',
+        '<?xml version="1.0" encoding="latin1"?><p>\u00e9',
+        "a\x00b<p>\x00</p>\x01\x02<b>\x1f</b>",
+        "x\ud800y<p>\udfff</p>&#0;&#xD800;&#x110000;",
+        "\U0001f600<p>\U0001f600</p>",
+        "</body></html><p>after",
+        "<head><title>t</title></head><body onload=x><p>z",
     ],
 )
 def test_same_as_the_soup(text: str) -> None:
