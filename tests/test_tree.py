@@ -394,3 +394,26 @@ def test_tags_pickle_as_detached_copies() -> None:
     assert clone.parent is not None and clone.parent.name == "[document]"
     string = pickle.loads(pickle.dumps(soup.b.string))
     assert type(string) is NavigableString and string == "y"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "x</html >y</Html>z",
+        "</html>a</htmlx>",
+        "</HTML>b</html>",
+        "no end at all",
+        "</html\n>",
+        "</HTML >q</html5>",
+        "<p>" + "x" * 70_000 + "</html>",
+    ],
+)
+def test_last_html_end_finds_what_the_regex_finds(text: str) -> None:
+    from scrapy_soup._tree._soup import _HTML_END, _last_html_end
+
+    for window in (0, 3):
+        expected = None
+        for expected in _HTML_END.finditer(text, window):  # noqa: B007
+            pass
+        found = _last_html_end(text, window)
+        assert (found and found.span()) == (expected and expected.span())

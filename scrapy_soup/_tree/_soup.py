@@ -141,6 +141,24 @@ def _replace_entity_references(root: Any) -> None:
         parent.remove(node)
 
 
+def _last_html_end(source: str, window: int) -> re.Match[str] | None:
+    """The last ``</html>`` (any case) at or after ``window`` in ``source``.
+
+    ``str.rfind`` finds the usual spellings from the end in C; the regex
+    then only reads what follows (a later ``</Html >`` is still found) and
+    reads the whole window only when neither spelling is there.
+    """
+    lower = source.rfind("</html", window)
+    start = max(lower, source.rfind("</HTML", max(window, lower + 1)))
+    found = None
+    for found in _HTML_END.finditer(source, max(start, window)):  # noqa: B007
+        pass
+    if found is None and start > window:
+        for found in _HTML_END.finditer(source, window, start):  # noqa: B007
+            pass
+    return found
+
+
 def _mode_for(features: Any) -> str:
     if features is None:
         return "html"
@@ -510,9 +528,7 @@ class Soup(Tag):
         # Only the end of the page can hold a trailer: scanning the whole
         # text for the last </html> would cost more than wrapping the tree.
         window = len(source) - _TRAILER_WINDOW if len(source) > _TRAILER_WINDOW else 0
-        end = None
-        for end in _HTML_END.finditer(source, window):  # noqa: B007 - the last one
-            pass
+        end = _last_html_end(source, window)
         if end is None:
             return []
         first_tag = _FIRST_TAG.search(source)
