@@ -80,6 +80,20 @@ def _start_tag(
     """An opening tag as bs4 writes it: attributes sorted, values quoted."""
     name = tag.split("}", 1)[1] if tag[0] == "{" else tag
     multi = _MULTI.get(tag, _UNIVERSAL)
+    if len(items) == 1 and name != "meta":
+        # The common case once cleaned (<a href>, <img src>): nothing to
+        # sort, and only the one value to look at.
+        key, value = items[0]
+        if key not in multi:
+            if "&" in value or "<" in value or ">" in value:
+                value = _escape(value)
+            if '"' not in value:
+                return (
+                    f'<{name} {key}="{value}"/>'
+                    if empty
+                    else f'<{name} {key}="{value}">'
+                )
+            items = [(key, items[0][1])]
     if not multi.isdisjoint(dict(items)):
         items = [
             (k, " ".join(_NONWHITESPACE.findall(v)) if k in multi else v)

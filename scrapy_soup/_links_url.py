@@ -117,7 +117,15 @@ class Base:
     for a bare ``"?"`` reference, which browsers do not.
     """
 
-    __slots__ = ("_dir", "_path_and_query_base", "_prefix", "_special", "scheme", "url")
+    __slots__ = (
+        "_dir",
+        "_memo",
+        "_path_and_query_base",
+        "_prefix",
+        "_special",
+        "scheme",
+        "url",
+    )
 
     def __init__(self, url: str) -> None:
         """Split *url*; raise ValueError unless it is absolute and hierarchical."""
@@ -139,6 +147,8 @@ class Base:
         path = parts.path or "/"
         self._path_and_query_base = self._prefix + path
         self._dir = path[: path.rfind("/") + 1]
+        #: value -> resolved: a page repeats its links (menus, footers).
+        self._memo: dict[str, str | None] = {}
 
     def resolve(self, value: str) -> str | None:
         """Return the absolute URL for a relative *value*, or None to leave it alone.
@@ -147,6 +157,15 @@ class Base:
         that already have a scheme (absolute, ``mailto:``, ``data:``,
         ``javascript:`` …), and values that cannot be parsed.  Never raises.
         """
+        memo = self._memo
+        if value in memo:
+            return memo[value]
+        if len(memo) > 4096:
+            memo.clear()
+        resolved = memo[value] = self._resolve(value)
+        return resolved
+
+    def _resolve(self, value: str) -> str | None:
         ref = value.strip(_C0_OR_SPACE)
         if "\t" in ref or "\n" in ref or "\r" in ref:
             ref = _TAB_OR_NEWLINE.sub("", ref)
@@ -204,14 +223,11 @@ def srcset_url_spans(value: str) -> list[tuple[int, int]]:
     pos = 0
     while True:
         # Splitting loop: skip whitespace and commas.
-        while pos < n and (value[pos] in _ASCII_WS or value[pos] == ","):
-            pos += 1
+        pos = _SRCSET_SPLIT.match(value, pos).end()  # type: ignore[union-attr]
         if pos >= n:
             return spans
         start = pos
-        while pos < n and value[pos] not in _ASCII_WS:
-            pos += 1
-        end = pos
+        pos = end = _SRCSET_URL.match(value, pos).end()  # type: ignore[union-attr]
         if value[end - 1] == ",":
             # "If url ends with U+002C (,)": remove trailing commas; no
             # descriptors follow.
@@ -223,18 +239,15 @@ def srcset_url_spans(value: str) -> list[tuple[int, int]]:
         spans.append((start, end))
         # Descriptor tokenizer: skip to the comma that ends this candidate,
         # honouring parentheses ("in parens" state).
-        in_parens = False
-        while pos < n:
-            c = value[pos]
-            if in_parens:
-                if c == ")":
-                    in_parens = False
-            elif c == "(":
-                in_parens = True
-            elif c == ",":
-                pos += 1
-                break
-            pos += 1
+        pos = _SRCSET_DESCRIPTORS.match(value, pos).end()  # type: ignore[union-attr]
+
+
+# The srcset tokenizer's states as regexes (they always match, maybe empty).
+_SRCSET_SPLIT = re.compile(r"[\t\n\x0c\r ,]*")
+_SRCSET_URL = re.compile(r"[^\t\n\x0c\r ]*")
+# Up to and including the comma that ends a candidate; "(" to ")" (or to
+# the end) is one token, commas inside it included.
+_SRCSET_DESCRIPTORS = re.compile(r"(?:[^,(]|\([^)]*\)?)*,?")
 
 
 def refresh_url_span(content: str) -> tuple[int, int] | None:

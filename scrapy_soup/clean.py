@@ -391,6 +391,7 @@ def clean_element(
     skip_to: Any = None
     by_tag = compiled.decisions_by_tag
     plans = compiled.plans
+    attributes_removed = 0
     node: Any
     for node in el.iter():
         if skip_to is not None:
@@ -419,6 +420,8 @@ def clean_element(
                     skip_to = last
                 continue
             unwrapped += 1
+            if tag in unwrap:
+                continue
             if _PLAIN_TAG.match(tag):
                 unwrap.add(tag)
             else:
@@ -432,9 +435,9 @@ def clean_element(
                 plan = plans[plan_key] = compiled.plan(tag, plan_key[1])
             if plan.drop_all:
                 node.attrib.clear()
-                stats.attributes_removed += len(names)
+                attributes_removed += len(names)
             elif plan.ordered:
-                stats.attributes_removed += _clean_attributes(
+                attributes_removed += _clean_attributes(
                     compiled, by_tag, node, tag, names
                 )
             else:
@@ -448,7 +451,8 @@ def clean_element(
                     attrib = node.attrib
                     for name in drops:
                         del attrib[name]
-                    stats.attributes_removed += len(drops)
+                    attributes_removed += len(drops)
+    stats.attributes_removed = attributes_removed
 
     # 2. Remove, then unwrap; tails stay in place.
     for node in comments:
