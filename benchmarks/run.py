@@ -28,6 +28,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parent))
 import bench_crawl
 import bench_extract
+import bench_first_soup
 import bench_memory
 import bench_mutate
 import bench_navigation
@@ -87,7 +88,10 @@ def ratio(rows: dict[tuple[str, str], Row], workload: str, impl: str) -> float:
 
 
 def targets(
-    rows: list[Row], crawl: dict[str, Any], memory: dict[str, Any]
+    rows: list[Row],
+    crawl: dict[str, Any],
+    memory: dict[str, Any],
+    extra: dict[str, Any] | None = None,
 ) -> list[Any]:
     """(target, measured, met) for issue 9's acceptance and the earlier issues'."""
     k = by_key(rows)
@@ -141,12 +145,34 @@ def targets(
                 r >= 3,
             )
         )
-        r = crawl["parsel + Addon"]["pages_per_s"] / crawl["parsel"]["pages_per_s"]
+    overhead = (extra or {}).get("overhead")
+    if overhead:
+        # pages/s of one crawl swings by more than 3% here; the add-on's own
+        # hooks, timed with the thread's CPU clock, are the steady measure.
+        r = overhead["addon_fraction"]
         out.append(
             (
-                "(issue 6) add-on on, .soup untouched: within 3% of parsel",
+                "(issue 6) add-on on, .soup untouched: its hooks <= 3% of a page's CPU",
+                f"{r:.2%}",
+                r <= 0.03,
+            )
+        )
+        r = overhead["cpu_ratio"]
+        out.append(
+            (
+                "(issue 6) add-on on, .soup untouched: CPU per page within 3%",
                 f"{r:.1%}",
-                r >= 0.97,
+                r <= 1.03,
+            )
+        )
+    first = (extra or {}).get("first_soup")
+    if first:
+        r = first["median_ratio"]
+        out.append(
+            (
+                "(issue 6) first .soup after .css() < 5% of the parse (median page)",
+                f"{r:.2%} (max {first['max_ratio']:.1%})",
+                r < 0.05,
             )
         )
     if memory:
@@ -233,6 +259,7 @@ def report(
     args: argparse.Namespace,
     n_pages: int,
     seconds: float,
+    extra: dict[str, Any] | None = None,
 ) -> str:
     """The Markdown report."""
     k = by_key(rows)
@@ -298,8 +325,21 @@ def report(
         lines.append(
             f"\n(The 100 pages are {text_mb:.0f} MB of text, held by every run.)"
         )
+    extra = extra or {}
+    if extra.get("overhead"):
+        lines += [
+            "",
+            "## Add-on overhead (issue 6)",
+            "",
+            "```",
+            bench_crawl.overhead_report(extra["overhead"]),
+            "```",
+        ]
+    if extra.get("first_soup"):
+        lines += ["", "## First .soup after .css() (issue 6)", ""]
+        lines.append(bench_first_soup.report(extra["first_soup"]))
     lines += ["", "## Targets", "", "| target | measured | met |", "|---|---:|:-:|"]
-    for label, measured, met in targets(rows, crawl, memory):
+    for label, measured, met in targets(rows, crawl, memory, extra):
         lines.append(f"| {label} | {measured} | {'yes' if met else '**no**'} |")
     return "\n".join(lines) + "\n"
 
@@ -354,7 +394,15 @@ def main() -> None:
     )
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument(
-        "--skip", default="", help="comma list of: timed, crawl, memory"
+        "--overhead-runs",
+        type=int,
+        default=None,
+        help="parsel crawls with and without the add-on, each: default 3 (1 quick)",
+    )
+    parser.add_argument(
+        "--skip",
+        default="",
+        help="comma list of: timed, crawl, overhead, first_soup, memory",
     )
     parser.add_argument("--out", type=Path, default=HERE / "results")
     args = parser.parse_args()
@@ -371,18 +419,30 @@ def main() -> None:
         crawl = bench_crawl.run_all(
             args.crawl_pages, args.concurrency, progress, {BS4: args.bs4_crawl_pages}
         )
+    extra: dict[str, Any] = {}
+    if "overhead" not in skip:
+        runs = args.overhead_runs or (1 if args.quick else 3)
+        count = args.crawl_pages // 2
+        progress(f"bench_crawl --overhead: {runs} x 2 crawls of {count} pages")
+        extra["overhead"] = bench_crawl.measure_overhead(
+            runs, count, args.concurrency, progress
+        )
+    if "first_soup" not in skip:
+        progress("bench_first_soup")
+        extra["first_soup"] = bench_first_soup.run(5, args.quick)
     memory: dict[str, Any] = {}
     if "memory" not in skip:
         progress("bench_memory: 100 pages per library")
         memory = bench_memory.run_all(100)
     seconds = time.perf_counter() - start
-    text = report(rows, crawl, memory, args, len(pages), seconds)
+    text = report(rows, crawl, memory, args, len(pages), seconds, extra)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "REPORT.md").write_text(text, encoding="utf-8")
     raw = {
         "rows": [vars(r) for r in rows],
         "crawl": crawl,
         "memory": memory,
+        "extra": extra,
         "args": {k: str(v) for k, v in vars(args).items()},
     }
     (args.out / "results.json").write_text(json.dumps(raw, indent=1), encoding="utf-8")
