@@ -22,6 +22,7 @@ from scrapy_soup import Soup, Tag
 MODES = st.sampled_from(["html", "fragment", "xml"])
 _RAW_TEXT = re.compile(r"<(iframe|xmp|plaintext|noembed|noframes|noscript)\b", re.I)
 _XML_ATTR_WS = re.compile(r'="[^"]*[\t\n\r]')
+_XML_PI_INSIDE = re.compile(r"<\?xml(?=\s|\?)", re.I)
 
 
 def tree(soup: Soup) -> list[tuple[Any, ...]]:
@@ -47,6 +48,9 @@ def _skip(text: str, mode: str, soup: Soup) -> None:
     if mode == "xml":
         # Namespace declarations are not in .attrs: look at the output.
         assume(not _XML_ATTR_WS.search(str(soup)))
+        # A processing instruction named "xml" (reserved) inside the
+        # document: libxml2's recovery of the output varies with spacing.
+        assume(not _XML_PI_INSIDE.search(str(soup), 1))
 
 
 @fuzz(examples=250)
