@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Set
 from dataclasses import dataclass
 from typing import Any, NamedTuple, TypeVar
 
@@ -46,7 +46,7 @@ from ._links_markup import (
     target_element,
 )
 from ._links_url import ping_spans, refresh_url_span, srcset_url_spans, url_scheme
-from .links import absolutize_element
+from .links import absolutize_element, absolutize_nodes, link_attribute_names
 
 __all__ = [
     "EPUB_POLICY",
@@ -100,6 +100,8 @@ _URL_ATTRS = frozenset(
 )  # fmt: skip
 #: A ``"*"`` wildcard never allows these: they must be named.
 _NEEDS_NAMING = frozenset({"style", "srcdoc"})
+#: Attribute names `etree.strip_attributes` takes as they are.
+_STRIPPABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*\Z")
 #: Attribute names a browser reads the same way lxml does (a wildcard keeps
 #: nothing else): ASCII letters, digits, ``-_.:``, starting with a letter.
 _PLAIN_NAME = re.compile(r"[a-z_][a-z0-9_.:\-]*\Z")
@@ -167,6 +169,8 @@ class _Cleaner:
         self.decisions_by_tag: dict[Any, dict[Any, int]] = {}
         #: (raw lxml tag, attribute names in order) -> `_Plan`.
         self.plans: dict[tuple[Any, tuple[Any, ...]], _Plan] = {}
+        #: raw attribute name -> removed from every tag (`dropped_everywhere`).
+        self.everywhere: dict[Any, bool] = {}
         self.style_allowed = "style" not in remove and (
             allowed is None or "style" in allowed
         )
@@ -228,19 +232,58 @@ class _Cleaner:
             decisions = self.decisions_by_tag[tag] = {}
         local = _local_tag(tag)
         drops: list[Any] = []
+        stripped: list[Any] = []
         checks: list[tuple[Any, int, str, str]] = []
         for name in names:
             decision = decisions.get(name)
             if decision is None:
                 decision = decisions[name] = self.decide(local, _attr_key(name))
             if decision == _DROP:
-                drops.append(name)
+                if self.dropped_everywhere(name):
+                    stripped.append(name)
+                else:
+                    drops.append(name)
             elif decision != _KEEP:
                 checks.append((name, decision, local, _attr_key(name)))
         # A refresh check reads http-equiv, which an earlier removal in
         # attribute order may have taken: keep that order (slow path).
         ordered = any(check[1] == _REFRESH for check in checks)
-        return _Plan(tuple(drops), tuple(checks), len(drops) == len(names), ordered)
+        return _Plan(
+            tuple(drops),
+            tuple(checks),
+            len(drops) == len(names),
+            ordered,
+            tuple(stripped),
+            len(drops) + len(stripped),
+        )
+
+    def dropped_everywhere(self, name: str) -> bool:
+        """Whether attribute *name* goes on every tag, so C can strip it in one pass.
+
+        Only plain names (``etree.strip_attributes`` takes them as they are).
+        """
+        found = self.everywhere.get(name)
+        if found is None:
+            key = _attr_key(name)
+            policy = self.policy
+            allowed_somewhere = any(
+                key in names
+                or (
+                    "*" in names and key not in _NEEDS_NAMING and _PLAIN_NAME.match(key)
+                )
+                for names in (
+                    *policy.allowed_attributes.values(),
+                    *policy.reset_attributes.values(),
+                )
+            )
+            local = key[key.rfind(":") + 1 :]
+            found = self.everywhere[name] = _STRIPPABLE.match(name) is not None and (
+                local.startswith("on")
+                or key.startswith("on")
+                or key in policy.drop_attributes.get("*", frozenset())
+                or not allowed_somewhere
+            )
+        return found
 
     # -- value checks ---------------------------------------------------
     def url_ok(self, value: str, tag: str, key: str) -> bool:
@@ -302,6 +345,10 @@ class _Plan(NamedTuple):
     drop_all: bool
     #: Check and remove one by one in attribute order (see `_Cleaner.plan`).
     ordered: bool
+    #: Names no tag keeps: stripped from the whole tree at the end, in C.
+    stripped: tuple[Any, ...]
+    #: Attributes removed whatever the values: drops and stripped.
+    removed: int
 
 
 def _remove(node: Any) -> None:
@@ -373,6 +420,21 @@ def clean_element(
     unwrapped, or removed with their content for the tags the policy
     removes.  Never raises for any tree lxml can hold.
     """
+    return _clean_tree(el, policy, None, [])
+
+
+def _clean_tree(
+    el: etree._Element,
+    policy: CleanPolicy | str | None,
+    link_names: Set[str] | None,
+    found: list[Any],
+) -> CleanStats:
+    """`clean_element`; with *link_names*, also collect the kept elements links may be in.
+
+    *found* gets the elements kept whose attributes (before cleaning)
+    include one of *link_names*, and ``<style>`` elements: what
+    `absolutize_nodes` needs, found in this walk instead of another.
+    """
     compiled = _cleaner(get_policy(policy))
     keep_comments = compiled.policy.keep_comments
     actions = compiled.tag_actions
@@ -392,6 +454,7 @@ def clean_element(
     by_tag = compiled.decisions_by_tag
     plans = compiled.plans
     attributes_removed = 0
+    strip: set[Any] = set()
     node: Any
     for node in el.iter():
         if skip_to is not None:
@@ -428,30 +491,38 @@ def clean_element(
                 odd.append(node)
             continue
         names = node.keys()
+        if link_names is not None and (
+            tag == "style" or (names and not link_names.isdisjoint(names))
+        ):
+            found.append(node)
         if names:
             plan_key = (tag, tuple(names))
             plan = plans.get(plan_key)
             if plan is None:
                 plan = plans[plan_key] = compiled.plan(tag, plan_key[1])
-            if plan.drop_all:
-                node.attrib.clear()
-                attributes_removed += len(names)
-            elif plan.ordered:
+            if plan.ordered:
                 attributes_removed += _clean_attributes(
                     compiled, by_tag, node, tag, names
                 )
-            else:
-                drops = plan.drops
-                for name, decision, local, key in plan.checks:
-                    if not _value_ok(
-                        compiled, node, decision, local, key, node.get(name, "")
-                    ):
-                        drops = (*drops, name)
-                if drops:
-                    attrib = node.attrib
-                    for name in drops:
-                        del attrib[name]
-                    attributes_removed += len(drops)
+                continue
+            if plan.stripped:
+                # Removed from the whole tree in one pass at the end.
+                strip.update(plan.stripped)
+            attributes_removed += plan.removed
+            if plan.drop_all:
+                node.attrib.clear()
+                continue
+            drops = plan.drops
+            for name, decision, local, key in plan.checks:
+                if not _value_ok(
+                    compiled, node, decision, local, key, node.get(name, "")
+                ):
+                    drops = (*drops, name)
+                    attributes_removed += 1
+            if drops:
+                attrib = node.attrib
+                for name in drops:
+                    del attrib[name]
     stats.attributes_removed = attributes_removed
 
     # 2. Remove, then unwrap; tails stay in place.
@@ -466,6 +537,8 @@ def clean_element(
         for child in list(el):
             el.remove(child)
         set_text(el, False, None)
+    if strip:
+        etree.strip_attributes(el, *strip)
     if unwrap:
         etree.strip_tags(el, *unwrap)
     for node in odd:
@@ -614,9 +687,12 @@ def _clean_string(
     """
     target = parse_fragment(text)
     el = target.element
-    clean_element(el, policy)
-    if base_url is not None:
-        absolutize_element(el, base_url, extra_attrs=extra_attrs)
+    if base_url is None:
+        clean_element(el, policy)
+    else:
+        found: list[Any] = []
+        _clean_tree(el, policy, link_attribute_names(extra_attrs), found)
+        absolutize_nodes(el, found, base_url, extra_attrs=extra_attrs)
     result = contents_html(el, settle=True)
     if result == text and base_url is None:
         return result

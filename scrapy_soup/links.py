@@ -15,7 +15,7 @@ No Scrapy import here: this is core, usable on its own.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Iterable, Set
 from typing import Any, TypeVar
 
 from lxml import etree
@@ -29,7 +29,13 @@ from ._links_url import (
     srcset_url_spans,
 )
 
-__all__ = ["URL_ATTRIBUTES", "absolutize_element", "absolutize_links"]
+__all__ = [
+    "URL_ATTRIBUTES",
+    "absolutize_element",
+    "absolutize_links",
+    "absolutize_nodes",
+    "link_attribute_names",
+]
 
 T = TypeVar("T")
 
@@ -172,19 +178,54 @@ def absolutize_element(
     (`w3lib.url.safe_url_string`).  Raises ValueError if *base_url* is not
     an absolute hierarchical URL.
     """
-    base, document_url = document_base(el, base_url)
     kinds = _kinds(tuple(sorted(set(extra_attrs))))
-    count = 0
+    names = kinds.keys()
     # One walk in Python: measured on the corpus, it is several times faster
     # than selecting the elements with an XPath predicate on attributes.
-    names = kinds.keys()
+    # Most elements have no URL attribute: a set test in C skips them.
+    nodes = (
+        node
+        for node in el.iter(etree.Element)
+        if not names.isdisjoint(node.keys()) or node.tag == "style"
+    )
+    return _absolutize_nodes(el, nodes, base_url, kinds)
+
+
+def link_attribute_names(extra_attrs: Iterable[str] = ()) -> Set[str]:
+    """The attribute names `absolutize_element` looks at (``style`` elements apart)."""
+    return _kinds(tuple(sorted(set(extra_attrs)))).keys()
+
+
+def absolutize_nodes(
+    el: etree._Element,
+    nodes: Iterable[etree._Element],
+    base_url: str,
+    *,
+    extra_attrs: Iterable[str] = (),
+) -> int:
+    """`absolutize_element` on *el*, given the elements that may hold links.
+
+    *nodes* must include every element of *el*'s subtree that has an
+    attribute named in `link_attribute_names` or is a ``<style>``; others
+    may be there.  `scrapy_soup.clean` collects them in its own walk.
+    """
+    return _absolutize_nodes(
+        el, nodes, base_url, _kinds(tuple(sorted(set(extra_attrs))))
+    )
+
+
+def _absolutize_nodes(
+    el: etree._Element,
+    nodes: Iterable[etree._Element],
+    base_url: str,
+    kinds: dict[str, int],
+) -> int:
+    base, document_url = document_base(el, base_url)
+    count = 0
     local_tags: dict[str, str] = {}
-    for node in el.iter(etree.Element):
+    for node in nodes:
         tag = node.tag
-        # Most elements have no URL attribute: a set test in C skips them.
-        if names.isdisjoint(node.keys()) and tag != "style":
-            continue
-        if not isinstance(tag, str):  # pragma: no cover - iter(Element) gives elements
+        if not isinstance(tag, str):  # pragma: no cover - elements only
             continue
         local_tag = local_tags.get(tag)
         if local_tag is None:
