@@ -449,6 +449,18 @@ _HAS_PRESERVING_DESCENDANT = etree.XPath(
 _STRING_CONTAINER_TAGS = ("script", "style", "template", "rt", "rp")
 
 
+def _is_small(el: Any) -> bool:
+    """Whether ``el`` has few children and grandchildren (a paragraph, not a page)."""
+    if len(el) > 8:
+        return False
+    count = 0
+    for child in el:
+        count += len(child)
+        if count > 16:
+            return False
+    return True
+
+
 def main_text_values(node: Tag, strip: bool = False) -> list[str]:
     """The values of the ``NavigableString``s below ``node``, found by XPath.
 
@@ -478,6 +490,11 @@ def main_text_values(node: Tag, strip: bool = False) -> list[str]:
     if doc is not None and doc._verbatim and not strip:
         # Whitespace an edit wrote keeps every character: the walk knows which.
         return list(iter_strings(node, strip, node.MAIN_CONTENT_STRING_TYPES))
+    if strip and node._el is not None and not is_xml and _is_small(el):
+        # A small element (a paragraph, a heading): one XPath with the
+        # ancestor tests is cheaper than deciding whether the simple one
+        # would do (two more lxml calls).
+        return [v for v in map(str.strip, _MAIN_TEXT_PLAIN(el)) if v]
     simple = is_xml or not (
         el.tag in _STRING_CONTAINER_TAGS
         or _HAS_NESTED_CONTAINER(el)
