@@ -168,3 +168,21 @@ def test_stray_end_tag_before_the_root(text: str) -> None:
     assert ours.get_text() == theirs.get_text()
     assert ours.find_all(string=True) == theirs.find_all(string=True)
     assert ours.prettify() == theirs.prettify()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<html><body><b>x</b><!--c--></body></html><p>y<i>z</i>w<!--d-->v</p>",
+        "<html><html><head></html></html><html></html></html>",
+    ],
+)
+def test_searches_from_inside_a_second_top_level_element(text: str) -> None:
+    # libxml2's preceding axis skips the first <html> itself from there.
+    ours, theirs = Soup(text), bs4.BeautifulSoup(text, "lxml")
+    methods = ["find_all_previous", "find_all_next", "find_parents"]
+    methods += ["find_previous_siblings", "find_next_siblings"]
+    for a, b in zip(ours.descendants, theirs.descendants, strict=True):
+        for method in methods:
+            found = [str(x) for x in getattr(a, method)()]
+            assert found == [str(x) for x in getattr(b, method)()], (a, method)

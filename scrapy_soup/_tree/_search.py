@@ -82,6 +82,8 @@ class _Plan:
         doc_last: bool = False,
     ) -> None:
         self.context = context
+        if "preceding" in axes:
+            axes = (*axes, _TOP_BEFORE)
         self.axes = axes
         # Reverse axes in one step count from the anchor; a union is in
         # document order and must be reversed (and limited from the end).
@@ -90,6 +92,10 @@ class _Plan:
         self.doc_last = doc_last
 
 
+#: libxml2's preceding axis leaves out the top-level elements before the
+#: anchor's own top-level ancestor (a second <html> made by content after a
+#: stray </html> has one): this step adds them.
+_TOP_BEFORE = "ancestor-or-self::*[not(parent::*)]/preceding-sibling"
 _OR_SELF = ("descendant-or-self",)
 _SELF = ("self",)
 #: direction -> (axes, reverse, doc_last) of a search from a tag.
