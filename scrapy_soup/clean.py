@@ -529,9 +529,12 @@ def _clean_tree(
     for node in comments:
         _remove(node)
     stats.comments_removed = len(comments)
+    elements_removed = 0
     for node in removed:
-        stats.elements_removed += sum(1 for _ in node.iter(etree.Element))
+        # Most are leaves (<script>, <link>, <meta>): no walk to count them.
+        elements_removed += sum(1 for _ in node.iter(etree.Element)) if len(node) else 1
         _remove(node)
+    stats.elements_removed = elements_removed
     if actions.get(el.tag) == 2:
         stats.elements_removed += sum(1 for _ in el.iter(etree.Element)) - 1
         for child in list(el):
@@ -710,7 +713,10 @@ def _same_tree(a: etree._Element, b: etree._Element) -> bool:
     order the parse of the output has, its whitespace collapsed.
     """
     try:
-        return etree.tostring(a) == etree.tostring(b)
+        # As str: bytes would write non-ASCII characters as references.
+        return etree.tostring(a, encoding="unicode") == etree.tostring(
+            b, encoding="unicode"
+        )
     except Exception:  # anything odd: take the slow path
         return False
 
