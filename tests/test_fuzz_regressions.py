@@ -186,3 +186,11 @@ def test_searches_from_inside_a_second_top_level_element(text: str) -> None:
         for method in methods:
             found = [str(x) for x in getattr(a, method)()]
             assert found == [str(x) for x in getattr(b, method)()], (a, method)
+
+
+def test_comment_after_html_end_inside_the_root() -> None:
+    # libxml2 put the comment inside <html>: no trailer after it.
+    text = "<html><html></html><!-- c --> "
+    ours, theirs = Soup(text), bs4.BeautifulSoup(text, "lxml")
+    assert str(ours) == str(theirs)
+    assert ours.get_text() == theirs.get_text()

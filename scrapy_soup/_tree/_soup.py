@@ -402,7 +402,12 @@ class Soup(Tag):
                 head = source[: found.start()] if found else ""
                 self._doctype_index = len(_LEADING_NODE.findall(head))
         if source is not None:
-            self._trailer = self._trailer_from(source)
+            trailer = self._trailer_from(source)
+            # Each None stands for a node lxml kept after the root; when the
+            # counts differ, libxml2 put them elsewhere (inside the root).
+            following = sum(1 for _ in root.itersiblings())
+            if sum(x is None for x in trailer) == following:
+                self._trailer = trailer
             self._leader = self._leader_from(source, root)
 
     def _leader_from(self, source: str, root: Any) -> list[NavigableString | None]:
