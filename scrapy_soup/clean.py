@@ -167,8 +167,8 @@ class _Cleaner:
         self.tag_actions: dict[Any, int] = {}
         #: raw lxml tag -> raw attribute name -> decision.
         self.decisions_by_tag: dict[Any, dict[Any, int]] = {}
-        #: (raw lxml tag, attribute names in order) -> `_Plan`.
-        self.plans: dict[tuple[Any, tuple[Any, ...]], _Plan] = {}
+        #: (raw lxml tag, *attribute names in order) -> `_Plan`.
+        self.plans: dict[tuple[Any, ...], _Plan] = {}
         #: raw attribute name -> removed from every tag (`dropped_everywhere`).
         self.everywhere: dict[Any, bool] = {}
         self.style_allowed = "style" not in remove and (
@@ -496,24 +496,24 @@ def _clean_tree(
         ):
             found.append(node)
         if names:
-            plan_key = (tag, tuple(names))
+            plan_key = (tag, *names)
             plan = plans.get(plan_key)
             if plan is None:
-                plan = plans[plan_key] = compiled.plan(tag, plan_key[1])
-            if plan.ordered:
+                plan = plans[plan_key] = compiled.plan(tag, plan_key[1:])
+            drops, checks, drop_all, ordered, stripped, fixed = plan
+            if ordered:
                 attributes_removed += _clean_attributes(
                     compiled, by_tag, node, tag, names
                 )
                 continue
-            if plan.stripped:
+            attributes_removed += fixed
+            if stripped:
                 # Removed from the whole tree in one pass at the end.
-                strip.update(plan.stripped)
-            attributes_removed += plan.removed
-            if plan.drop_all:
+                strip.update(stripped)
+            if drop_all:
                 node.attrib.clear()
                 continue
-            drops = plan.drops
-            for name, decision, local, key in plan.checks:
+            for name, decision, local, key in checks:
                 if not _value_ok(
                     compiled, node, decision, local, key, node.get(name, "")
                 ):
