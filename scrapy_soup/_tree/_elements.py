@@ -375,6 +375,8 @@ def wrap(node: Any, doc: Soup | None) -> Any:
 def wrap_all(nodes: Iterable[Any], doc: Soup | None) -> list[Any]:
     """`wrap` of each node, in order: the loop of every search result."""
     get = _WRAPPER_REFS.get
+    refs = _WRAPPER_REFS
+    kept = kept_nodes(doc) if doc is not None else {}
     out: list[Any] = []
     append = out.append
     for node in nodes:
@@ -384,7 +386,19 @@ def wrap_all(nodes: Iterable[Any], doc: Soup | None) -> list[Any]:
             if found is not None:
                 append(found)
                 continue
-        append(wrap(node, doc))
+        if not isinstance(node.tag, str):
+            append(wrap(node, doc))
+            continue
+        # `wrap`'s Tag branch inline: search results are mostly new tags.
+        tag = _new_object(Tag)
+        tag._el = node
+        tag._doc = doc
+        tag.hidden = False
+        ref = _Ref(tag, _forget_wrapper)
+        ref.key = node
+        refs[node] = ref
+        kept[node] = tag
+        append(tag)
     return out
 
 
@@ -664,7 +678,7 @@ def iter_descendants(el: Any, doc: Soup | None) -> Iterator[Any]:
 _NOT_TAG_NAMES = frozenset(
     {
         "contents", "_kept", "_namespaces", "_root", "_mode", "_verbatim",
-        "_trailer", "_doctype", "is_xml",
+        "_trailer", "_doctype",
     }
 )  # fmt: skip
 
