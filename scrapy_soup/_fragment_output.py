@@ -136,12 +136,23 @@ def _settle_attributes(
 
 
 def _settle_order(el: Any, items: list[tuple[str, str]]) -> None:
-    """Set the attributes again in output order (see `contents_html`)."""
+    """Set the attributes again in output order (see `contents_html`).
+
+    A value lxml would refuse to write back (libxml2 keeps control
+    characters it parsed) leaves the order as it is: the trees then differ
+    and `clean` takes its slow path, as for `_settle_attributes`.
+    """
     attrib = el.attrib
     values = dict(attrib)
+    if any(_REFUSED.search(v) for v in values.values()):
+        return
     attrib.clear()
     for key, _ in items:
         el.set(key, values[key])
+
+
+#: Characters lxml refuses in an attribute value it is asked to set.
+_REFUSED = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
 
 
 def _bare_tag(tag: str, empty: bool) -> str:
