@@ -201,3 +201,19 @@ def test_clean_an_attribute_value_lxml_cannot_write_back(preset: str) -> None:
     # libxml2 keeps a parsed \x01; the fast path must not try to set it again.
     once = clean('<p name="\x00\x01" id="" b="1" a="2"><html>', preset)
     assert clean(once, preset) == once
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<!doctype x SYSTEM 'y'><html>",
+        "<html></html><html><html></html></html><!-- c --> ",
+        "<html></html>a</html><!--c--> ",
+        "<html></html><!--c--><p>a</p></html> <!--d--> ",
+    ],
+)
+def test_document_level_after_a_second_root_and_doctype_names(text: str) -> None:
+    ours, theirs = Soup(text), bs4.BeautifulSoup(text, "lxml")
+    assert str(ours) == str(theirs)
+    assert [str(c) for c in ours.contents] == [str(c) for c in theirs.contents]
+    assert ours.get_text() == theirs.get_text()

@@ -159,6 +159,13 @@ def _last_html_end(source: str, window: int) -> re.Match[str] | None:
     return found
 
 
+def _doctype_name(info: Any) -> str:
+    """The name a doctype declares (``docinfo.root_name`` is the root element's)."""
+    dtd = info.internalDTD
+    name = dtd.name if dtd is not None else None
+    return name or info.root_name or ""
+
+
 def _mode_for(features: Any) -> str:
     if features is None:
         return "html"
@@ -393,7 +400,11 @@ class Soup(Tag):
                 self._doctype = self._xml_doctype(root)
             return
         info = root.getroottree().docinfo
-        name, public_id, system_url = info.root_name, info.public_id, info.system_url
+        name, public_id, system_url = (
+            _doctype_name(info),
+            info.public_id,
+            info.system_url,
+        )
         if parsed_here:
             has_doctype = bool(info.doctype)
         elif source is not None:
@@ -415,10 +426,12 @@ class Soup(Tag):
                 self._doctype_index = len(_LEADING_NODE.findall(head))
         if source is not None:
             trailer = self._trailer_from(source)
-            # Each None stands for a node lxml kept after the root; when the
-            # counts differ, libxml2 put them elsewhere (inside the root).
-            following = sum(1 for _ in root.itersiblings())
-            if sum(x is None for x in trailer) == following:
+            # Each None stands for one of the comments lxml kept last after
+            # the root; when they are not there, libxml2 put them elsewhere
+            # (inside the root, or in a second top-level element).
+            nodes = sum(x is None for x in trailer)
+            last = list(root.itersiblings())[::-1][:nodes]
+            if len(last) == nodes and not any(isinstance(n.tag, str) for n in last):
                 self._trailer = trailer
             self._leader = self._leader_from(source, root)
 
@@ -499,7 +512,7 @@ class Soup(Tag):
             return None
         return Doctype._synthetic(  # type: ignore[return-value]
             Doctype._string_for_name_and_ids(
-                info.root_name, info.public_id, info.system_url
+                _doctype_name(info), info.public_id, info.system_url
             ),
             self,
         )
@@ -586,8 +599,11 @@ class Soup(Tag):
             out.insert(min(self._doctype_index, len(out)), self._doctype)
         out.append(wrap(root, self))
         following = [wrap(n, self) for n in root.itersiblings()]
-        if self._trailer and len(following) == sum(x is None for x in self._trailer):
-            it = iter(following)
+        if self._trailer:
+            # The trailer's None stand for the last nodes (checked at build).
+            split = len(following) - sum(x is None for x in self._trailer)
+            out.extend(following[:split])
+            it = iter(following[split:])
             out.extend(next(it) if x is None else x for x in self._trailer)
         else:
             out.extend(following)
