@@ -417,3 +417,14 @@ def test_last_html_end_finds_what_the_regex_finds(text: str) -> None:
             pass
         found = _last_html_end(text, window)
         assert (found and found.span()) == (expected and expected.span())
+
+
+def test_reset_lets_go_of_the_old_trees_wrappers() -> None:
+    soup = Soup("<p>a<b>c</b></p>")
+    old = [n for n in soup.descendants if isinstance(n, Tag)]
+    soup.reset()
+    assert str(soup) == str(bs4.BeautifulSoup("", "lxml"))
+    assert not hasattr(soup, "_kept")
+    list(soup.descendants)
+    kept = getattr(soup, "_kept", {}).values()
+    assert not any(k is tag for k in kept for tag in old)

@@ -9,6 +9,7 @@ whitespace after ``</html>`` that bs4 keeps.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterator
 from typing import Any, ClassVar
@@ -785,6 +786,9 @@ class Soup(Tag):
 
     def reset(self) -> None:
         """Empty the document (bs4's ``reset``)."""
+        # The wrappers of the old tree go with it (see ``kept_nodes``).
+        with contextlib.suppress(AttributeError):
+            del self._kept
         Soup.__init__(self, "", self._mode, base_url=self.base_url)
 
     def new_string(
