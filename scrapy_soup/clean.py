@@ -19,6 +19,7 @@ tree in place, so a soup `Tag` stays a view of the cleaned tree.
 
 from __future__ import annotations
 
+import contextlib
 import html
 import re
 from collections.abc import Iterable, Set
@@ -214,7 +215,7 @@ class _Cleaner:
             return _URL_LIST
         if key == "style":
             return _STYLE
-        if key == "content" and tag == "meta":
+        if key == "content":
             return _REFRESH
         if key == "attributename":
             return _ANIMATE
@@ -520,9 +521,7 @@ def _clean_tree(
                     drops = (*drops, name)
                     attributes_removed += 1
             if drops:
-                attrib = node.attrib
-                for name in drops:
-                    del attrib[name]
+                _delete_attributes(node, drops)
     stats.attributes_removed = attributes_removed
 
     # 2. Remove, then unwrap; tails stay in place.
@@ -614,11 +613,49 @@ def _value_ok(
     return not (target.endswith("href") or target.startswith("on"))
 
 
+def _delete_attributes(node: Any, names: tuple[Any, ...]) -> None:
+    """Delete attributes, even ones whose names lxml refuses to look up.
+
+    libxml2 keeps what it parsed (``\x01`` in a name); lxml's ``del``
+    checks the name and raises.  Then the attributes are written again
+    without those names, and any that lxml refuses to write go as well:
+    cleaning only ever removes.
+    """
+    attrib = node.attrib
+    try:
+        for name in names:
+            del attrib[name]
+    except ValueError:
+        gone = set(names)
+        kept = [(k, v) for k, v in node.items() if k not in gone]
+        attrib.clear()
+        for key, value in kept:
+            with contextlib.suppress(ValueError):
+                node.set(key, value)
+
+
 def _refresh_ok(compiled: _Cleaner, node: Any, value: str) -> bool:
+    """A ``content`` attribute: a refresh URL must pass, a script URL never does.
+
+    Browsers navigate only for ``<meta http-equiv=refresh>``, but a policy
+    that keeps any attribute (EPUB) keeps ``content`` everywhere: a value
+    that reads as a script or data URL once a refresh's time and ``url=``
+    are skipped goes, whichever tag holds it.
+    """
+    if ":" in value or "&" in value:
+        for candidate in {value, html.unescape(value)}:
+            scheme = url_scheme(_REFRESH_PREFIX.sub("", candidate, count=1))
+            if scheme in _SCRIPT_SCHEMES and scheme not in compiled.policy.url_schemes:
+                return False
     if str(node.get("http-equiv", "")).strip().lower() != "refresh":
         return True
     span = refresh_url_span(value)
     return span is None or compiled.url_ok(value[span[0] : span[1]], "meta", "content")
+
+
+#: What a refresh puts before its URL: the time, separators, ``url=``, a quote.
+_REFRESH_PREFIX = re.compile(r"^[\d.\s;,]*(?:url\s*=\s*)?['\"]?", re.I)
+_SCRIPT_SCHEMES = frozenset({"javascript", "vbscript", "livescript", "data", "feed"})
 
 
 _CLEANERS: dict[CleanPolicy, _Cleaner] = {}

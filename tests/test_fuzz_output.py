@@ -21,7 +21,7 @@ from scrapy_soup import Soup, Tag
 
 MODES = st.sampled_from(["html", "fragment", "xml"])
 _RAW_TEXT = re.compile(r"<(iframe|xmp|plaintext|noembed|noframes|noscript)\b", re.I)
-_XML_ATTR_WS = re.compile(r'="[^"]*[\t\n\r]')
+_XML_ATTR_WS = re.compile(r"""=(?:"[^"]*|'[^']*)[\t\n\r]""")
 _XML_PI_INSIDE = re.compile(r"<\?xml(?=\s|\?)", re.I)
 
 

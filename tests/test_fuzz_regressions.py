@@ -217,3 +217,28 @@ def test_document_level_after_a_second_root_and_doctype_names(text: str) -> None
     assert str(ours) == str(theirs)
     assert [str(c) for c in ours.contents] == [str(c) for c in theirs.contents]
     assert ours.get_text() == theirs.get_text()
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "javascript:alert(1)",
+        "0; url='JaVa&#x09;Script:x'",
+        "javascript&amp;colon;x",
+        " vbscript:x",
+    ],
+)
+def test_epub_keeps_no_script_url_in_a_content_attribute(value: str) -> None:
+    # EPUB keeps any attribute, so content= on any tag is checked.
+    out = clean(f'<p content="{value}">x</p>', "epub")
+    assert out == "<p>x</p>"
+    assert clean('<span content="2020-01-01">x</span>', "epub") == (
+        '<span content="2020-01-01">x</span>'
+    )
+
+
+@pytest.mark.parametrize("preset", ["safe", "strict", "epub"])
+def test_clean_in_place_drops_an_attribute_name_lxml_refuses(preset: str) -> None:
+    soup = Soup('<html id="></html><html><html id="\x00\x01">', "html")
+    assert clean(soup, preset) is soup
+    assert "\x01" not in str(soup)

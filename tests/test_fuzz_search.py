@@ -71,6 +71,10 @@ def query(draw: st.DrawFn) -> dict[str, Any]:
 
 
 def _pair(text: str) -> tuple[Soup, bs4.BeautifulSoup, list[Tag], list[Any]]:
+    # A doctype after the first tag: bs4 keeps it inside an element, libxml2
+    # drops it (a documented difference).
+    first = _FIRST_TAG.search(text)
+    assume(first is None or not _DOCTYPE.search(text, first.end()))
     ours = Soup(text)
     with warnings.catch_warnings():
         # bs4 warns about XML-looking or locator-looking markup: not our case.
@@ -96,6 +100,8 @@ def _key(result: Any, tags: list[Any]) -> Any:
     return ("string", str(result))
 
 
+_FIRST_TAG = re.compile(r"<[a-zA-Z]")
+_DOCTYPE = re.compile(r"<!doctype", re.I)
 _TEXT = markup().filter(lambda t: not re.search("[\ud800-\udfff\x00]", t))
 
 
