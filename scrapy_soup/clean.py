@@ -571,7 +571,7 @@ def _clean_attributes(
     decisions = by_tag.get(tag)
     if decisions is None:
         decisions = by_tag[tag] = {}
-    removed = 0
+    drops: list[Any] = []
     for name in names:
         decision = decisions.get(name)
         if decision is None:
@@ -589,9 +589,10 @@ def _clean_attributes(
             node.get(name, ""),
         ):
             continue
-        del node.attrib[name]
-        removed += 1
-    return removed
+        drops.append(name)
+    if drops:
+        _delete_attributes(node, tuple(drops))
+    return len(drops)
 
 
 def _value_ok(

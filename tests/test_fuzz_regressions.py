@@ -238,7 +238,17 @@ def test_epub_keeps_no_script_url_in_a_content_attribute(value: str) -> None:
 
 
 @pytest.mark.parametrize("preset", ["safe", "strict", "epub"])
-def test_clean_in_place_drops_an_attribute_name_lxml_refuses(preset: str) -> None:
-    soup = Soup('<html id="></html><html><html id="\x00\x01">', "html")
-    assert clean(soup, preset) is soup
-    assert "\x01" not in str(soup)
+@pytest.mark.parametrize(
+    "text",
+    [
+        '<html id="></html><html><html id="\x00\x01">',
+        '<p id="></html><html id="\x00\x01" content=""><html>',
+    ],
+)
+def test_clean_in_place_drops_an_attribute_name_lxml_refuses(
+    preset: str, text: str
+) -> None:
+    for mode in ("html", "fragment"):
+        soup = Soup(text, mode)
+        assert clean(soup, preset) is soup
+        assert "\x01" not in str(soup)
