@@ -84,6 +84,18 @@ class Target:
         self.element = element
         self.original = original
 
+    @property
+    def elements(self) -> list[etree._Element]:
+        """The element, and for a document soup every top-level element after it.
+
+        libxml2 puts content after a stray ``</html>`` in a second top-level
+        ``<html>``; the soup shows (and searches) it, so it is cleaned too.
+        """
+        el = self.element
+        if el.getparent() is not None or not hasattr(self.original, "_root"):
+            return [el]
+        return [el, *(n for n in el.itersiblings() if isinstance(n.tag, str))]
+
 
 def parse_fragment(text: str) -> Target:
     """Parse *text* as an HTML fragment under a container element not output.

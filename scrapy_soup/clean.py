@@ -701,9 +701,10 @@ def clean(
         result: Any = _clean_string(html_or_tag, policy, base_url, extra_attrs)
         return result  # type: ignore[no-any-return]
     target = target_element(html_or_tag)
-    clean_element(target.element, policy)
-    if base_url is not None:
-        absolutize_element(target.element, base_url, extra_attrs=extra_attrs)
+    for element in target.elements:
+        clean_element(element, policy)
+        if base_url is not None:
+            absolutize_element(element, base_url, extra_attrs=extra_attrs)
     return html_or_tag
 
 

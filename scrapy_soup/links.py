@@ -281,6 +281,7 @@ def absolutize_links(
     '<img srcset="https://example.com/dir/a,1.jpg 1x, https://example.com/dir/b.jpg 2x"/><a href="#top">top</a>'
     """
     target = target_element(html_or_tag)
-    absolutize_element(target.element, base_url, extra_attrs=extra_attrs)
+    for element in target.elements:
+        absolutize_element(element, base_url, extra_attrs=extra_attrs)
     result: Any = give_back(target)
     return result  # type: ignore[no-any-return]

@@ -252,3 +252,16 @@ def test_clean_in_place_drops_an_attribute_name_lxml_refuses(
         soup = Soup(text, mode)
         assert clean(soup, preset) is soup
         assert "\x01" not in str(soup)
+
+
+def test_clean_and_links_reach_content_after_html_end() -> None:
+    # libxml2 puts it in a second top-level <html>: the soup shows it.
+    text = "<html></html>a<!-- c --><a href=x onclick=y>z</a>"
+    soup = Soup(text)
+    assert clean(soup, base_url="http://e.com/") is soup
+    out = str(soup)
+    assert "onclick" not in out and "<!--" not in out
+    assert 'href="http://e.com/x"' in out
+    soup = Soup(text)
+    assert absolutize_links(soup, "http://e.com/") is soup
+    assert 'href="http://e.com/x"' in str(soup)
