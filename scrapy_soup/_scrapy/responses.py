@@ -9,6 +9,7 @@ Tags as they take parsel Selectors.
 
 from __future__ import annotations
 
+import functools
 import re
 import weakref
 from collections.abc import Iterable
@@ -82,7 +83,11 @@ def page_base_url(response: TextResponse) -> str:
     url = response.url
     if isinstance(response, XmlResponse):
         return url
-    root = response.selector.root
+    return _base_url_in(response.selector.root, url, response.encoding)
+
+
+def _base_url_in(root: Any, url: str, encoding: str) -> str:
+    """`page_base_url` from the parsed tree, the page URL and its encoding."""
     if not isinstance(root, etree._Element):  # a JSON selector
         return url
     # iter() walks the tree in C and stops at the first match; an XPath
@@ -95,7 +100,7 @@ def page_base_url(response: TextResponse) -> str:
         return url
     href = str(value).strip(_HTML5_WHITESPACE)
     try:
-        return safe_url_string(urljoin(url, href), encoding=response.encoding)
+        return safe_url_string(urljoin(url, href), encoding=encoding)
     except ValueError:
         # An unparsable <base href> (e.g. "http://[::1") is ignored, as a
         # browser ignores a base URL it cannot parse.
@@ -173,7 +178,13 @@ def _build_soup(response: TextResponse) -> Soup:
         # bs4 (and so the soup) gives an empty document. Nothing is shared
         # that could be edited: the selector's tree is that placeholder.
         return Soup("", features, base_url=response.url)
-    return Soup(selector, features, base_url=page_base_url(response))
+    # The <base href> lookup walks the whole tree (most pages have none):
+    # done when something reads soup.base_url, not on every first .soup.
+    if features == "xml":
+        return Soup(selector, features, base_url=response.url)
+    # Not the response itself: a soup must not keep it alive.
+    base_url = functools.partial(_base_url_in, root, response.url, response.encoding)
+    return Soup(selector, features, base_url=base_url)
 
 
 def _is_tag(value: object) -> bool:

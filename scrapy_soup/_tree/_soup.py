@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
 from lxml import etree
@@ -231,6 +231,7 @@ class Soup(Tag):
     """
 
     __slots__ = (
+        "_base_url",
         "_doctype",
         "_doctype_index",
         "_leader",
@@ -238,7 +239,6 @@ class Soup(Tag):
         "_root",
         "_trailer",
         "_verbatim",
-        "base_url",
         "declared_html_encoding",
         "is_xml",
         "original_encoding",
@@ -270,7 +270,7 @@ class Soup(Tag):
         exclude_encodings: Any = None,
         element_classes: Any = None,
         *,
-        base_url: str | None = None,
+        base_url: str | Callable[[], str | None] | None = None,
         **kwargs: Any,
     ) -> None:
         if builder is not None and features is None and isinstance(builder, str):
@@ -287,7 +287,7 @@ class Soup(Tag):
         self._mode = _mode_for(features)
         self.is_xml = self._mode == "xml"
         self.hidden = True
-        self.base_url = base_url
+        self._base_url: str | Callable[[], str | None] | None = base_url
         self.original_encoding: str | None = None
         self.declared_html_encoding: str | None = None
         self._doctype = None
@@ -783,6 +783,23 @@ class Soup(Tag):
             _rebuild,
             (self.decode(eventual_encoding=None), self._mode, self.base_url),
         )
+
+    @property
+    def base_url(self) -> str | None:
+        """The URL relative links resolve against (None if not known).
+
+        ``Soup(..., base_url=f)`` with a function defers the work of finding
+        it (the Scrapy layer's ``<base href>`` lookup walks the whole tree)
+        to the first read.
+        """
+        value = self._base_url
+        if callable(value):
+            value = self._base_url = value()
+        return value
+
+    @base_url.setter
+    def base_url(self, value: str | None) -> None:
+        self._base_url = value
 
     def reset(self) -> None:
         """Empty the document (bs4's ``reset``)."""
