@@ -9,8 +9,8 @@ from the lxml tree, for the one case the string path needs: HTML (not
 XML), the ``"minimal"`` formatter, no indentation, a container's contents.
 
 It mirrors ``scrapy_soup._tree._output.render`` (bs4's ``Tag.decode``)
-rule by rule; the tables below are copies of the tree's (checked equal by
-tests/test_links.py), and tests compare the two outputs on every corpus page.
+rule by rule, with the tree's tables; tests compare the two outputs on every
+corpus page.
 """
 
 from __future__ import annotations
@@ -21,40 +21,14 @@ from typing import Any
 
 from lxml import etree
 
+from ._tree._attrs import CDATA_LIST_ATTRIBUTES
+from ._tree._elements import ASCII_SPACES, PRESERVE_WHITESPACE_TAGS, VOID_ELEMENTS
+from ._tree._output import _meta_substitution as _tree_meta_substitution
+
 __all__ = ["contents_html"]
 
-#: bs4's ``HTMLTreeBuilder.DEFAULT_EMPTY_ELEMENT_TAGS``: rendered ``<br/>``
-#: when they have no content (``_tree._elements.VOID_ELEMENTS``).
-VOID_ELEMENTS = frozenset(
-    {
-        "area", "base", "br", "col", "embed", "hr", "img", "input", "keygen",
-        "link", "menuitem", "meta", "param", "source", "track", "wbr",
-        "basefont", "bgsound", "command", "frame", "image", "isindex",
-        "nextid", "spacer",
-    }
-)  # fmt: skip
-#: Whitespace-only strings inside these keep their whitespace.
-PRESERVE_WHITESPACE_TAGS = frozenset({"pre", "textarea"})
 #: The "minimal" formatter leaves the text directly inside these unescaped.
 CDATA_CONTAINING_TAGS = frozenset({"script", "style"})
-#: bs4's ``DEFAULT_CDATA_LIST_ATTRIBUTES`` (``_tree._attrs``): multi-valued
-#: attributes, written back as their whitespace-separated tokens.
-CDATA_LIST_ATTRIBUTES: dict[str, frozenset[str]] = {
-    "*": frozenset({"class", "accesskey", "dropzone"}),
-    "a": frozenset({"rel", "rev"}),
-    "link": frozenset({"rel", "rev"}),
-    "td": frozenset({"headers"}),
-    "th": frozenset({"headers"}),
-    "form": frozenset({"accept-charset"}),
-    "object": frozenset({"archive"}),
-    "area": frozenset({"rel"}),
-    "icon": frozenset({"sizes"}),
-    "iframe": frozenset({"sandbox"}),
-    "output": frozenset({"for"}),
-}
-#: bs4's ASCII whitespace (a string of only these collapses).
-ASCII_SPACES = "\x20\x0a\x09\x0c\x0d"
-
 _UNIVERSAL = CDATA_LIST_ATTRIBUTES["*"]
 _MULTI: dict[str, frozenset[str]] = {
     tag: names | _UNIVERSAL for tag, names in CDATA_LIST_ATTRIBUTES.items()
@@ -63,7 +37,6 @@ _MULTI: dict[str, frozenset[str]] = {
 _NONWHITESPACE = re.compile(r"\S+")
 #: bs4 rewrites a ``<meta>``'s declared charset to the output encoding
 #: (``str()`` renders for UTF-8).
-_CHARSET_RE = re.compile(r"((^|;)\s*charset=)([^;]*)", re.M)
 _ENCODING = "utf-8"
 _COMMENT = etree._Comment
 _PI = etree._ProcessingInstruction
@@ -176,20 +149,8 @@ _END: dict[str, str] = {}
 
 
 def _meta_substitution(items: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """``_tree._output._meta_substitution`` for the UTF-8 output of ``str()``."""
-    attrs = dict(items)
-    if "charset" in attrs:
-        return [(k, _ENCODING if k == "charset" else v) for k, v in items]
-    content = attrs.get("content")
-    http_equiv = attrs.get("http-equiv")
-    if (
-        content is not None
-        and http_equiv is not None
-        and http_equiv.lower() == "content-type"
-    ):
-        new = _CHARSET_RE.sub(lambda m: m.group(1) + _ENCODING, content)
-        return [(k, new if k == "content" else v) for k, v in items]
-    return items
+    """The tree's ``_meta_substitution`` for the UTF-8 output of ``str()``."""
+    return _tree_meta_substitution(None, items, _ENCODING)
 
 
 def _in_preserving(el: Any) -> int:
