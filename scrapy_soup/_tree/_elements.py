@@ -310,31 +310,11 @@ _new_object = object.__new__
 _new_str = str.__new__
 
 
-def kept_nodes(doc: Any) -> dict[Any, Any]:
-    """The strong references ``doc`` keeps to the wrappers made for it.
-
-    The identity maps are weak, so a wrapper nobody holds dies at once and
-    the next walk over the same nodes builds it again: with the document
-    holding every wrapper it gave out, a second walk is only lookups, as in
-    bs4, where every node object lives as long as the tree.  The entries
-    form a reference cycle with the soup (the wrappers point back at it),
-    which the cyclic garbage collector frees with the soup; the soup already
-    points at itself.  Keys: an lxml node for its wrapper, ``(owner,
-    is_tail)`` for the last string read from that text slot.
-    """
-    try:
-        return doc._kept  # type: ignore[no-any-return]
-    except AttributeError:
-        kept: dict[Any, Any] = {}
-        doc._kept = kept
-        return kept
-
-
 def wrap(node: Any, doc: Soup | None) -> Any:
     """The wrapper of an lxml node: a `Tag`, `Comment` or `ProcessingInstruction`.
 
     The same node gives the same object while it is referenced (and while
-    ``doc`` lives: see `kept_nodes`).  The synthetic container of a fragment
+    ``doc`` lives: see ``Soup._kept``).  The synthetic container of a fragment
     soup gives the soup itself.
     """
     ref = _WRAPPER_REFS.get(node)
@@ -365,10 +345,7 @@ def wrap(node: Any, doc: Soup | None) -> Any:
     ref.key = node
     _WRAPPER_REFS[node] = ref
     if doc is not None:
-        try:
-            doc._kept[node] = wrapper
-        except AttributeError:
-            kept_nodes(doc)[node] = wrapper
+        doc._kept[node] = wrapper
     return wrapper
 
 
@@ -376,7 +353,7 @@ def wrap_all(nodes: Iterable[Any], doc: Soup | None) -> list[Any]:
     """`wrap` of each node, in order: the loop of every search result."""
     get = _WRAPPER_REFS.get
     refs = _WRAPPER_REFS
-    kept = kept_nodes(doc) if doc is not None else {}
+    kept = doc._kept if doc is not None else {}
     out: list[Any] = []
     append = out.append
     for node in nodes:
@@ -502,10 +479,7 @@ def _new_string(
     ref.key = key
     _STRING_REFS[key] = ref
     if doc is not None:
-        try:
-            doc._kept[key] = string
-        except AttributeError:
-            kept_nodes(doc)[key] = string
+        doc._kept[key] = string
     return string
 
 
@@ -673,8 +647,7 @@ def iter_descendants(el: Any, doc: Soup | None) -> Iterator[Any]:
 
 #: Attribute names `Tag.__getattr__` answers with AttributeError instead of
 #: a search: bs4's ``contents``, and the soup-only attributes that the view's
-#: code probes for on any tag (``_kept`` is unset until a soup's first
-#: wrapper; ``_namespaces`` is bs4's, which the soup does not record).
+#: code probes for on any tag (``_namespaces`` is bs4's, which the soup does not record).
 _NOT_TAG_NAMES = frozenset(
     {
         "contents", "_kept", "_namespaces", "_root", "_mode", "_verbatim",
@@ -686,12 +659,10 @@ _NOT_TAG_NAMES = frozenset(
 class Tag(PageElement):
     """An element of the page, wrapping one lxml element (bs4's ``Tag``)."""
 
-    # ``_kept``: only a soup's (see `kept_nodes`), set on first use.
-    __slots__ = ("__weakref__", "_doc", "_el", "_kept", "hidden")
+    __slots__ = ("__weakref__", "_doc", "_el", "hidden")
 
     _el: Any
     _doc: Soup | None
-    _kept: dict[Any, Any]
     hidden: bool
 
     #: bs4's default string types for get_text(): not comments, not scripts.

@@ -9,7 +9,6 @@ whitespace after ``</html>`` that bs4 keeps.
 
 from __future__ import annotations
 
-import contextlib
 import re
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
@@ -234,6 +233,7 @@ class Soup(Tag):
         "_base_url",
         "_doctype",
         "_doctype_index",
+        "_kept",
         "_leader",
         "_mode",
         "_root",
@@ -250,6 +250,14 @@ class Soup(Tag):
     _root: Any
     _doctype: Doctype | None
     _trailer: list[NavigableString | None]
+    #: Strong references to the wrappers made for this document.  The
+    #: identity maps are weak, so a wrapper nobody holds would die at once
+    #: and the next walk would build it again: holding every wrapper it gave
+    #: out, a second walk is only lookups, as in bs4, where every node object
+    #: lives as long as the tree.  The entries form a reference cycle with
+    #: the soup, which the cyclic garbage collector frees with it.  Keys: an
+    #: lxml node for its wrapper, ``(owner, is_tail)`` for a slot's string.
+    _kept: dict[Any, Any]
     #: The document's children before the root when a stray end tag comes
     #: first (then libxml2 reports the whitespace there): strings and the
     #: doctype, None for the next node lxml kept before the root.  Empty:
@@ -293,6 +301,7 @@ class Soup(Tag):
         self._doctype = None
         self._doctype_index = 0
         self._trailer = []
+        self._kept = {}
         self._leader = []
         self._verbatim = set()
         self._root = None
@@ -803,9 +812,7 @@ class Soup(Tag):
 
     def reset(self) -> None:
         """Empty the document (bs4's ``reset``)."""
-        # The wrappers of the old tree go with it (see ``kept_nodes``).
-        with contextlib.suppress(AttributeError):
-            del self._kept
+        # The wrappers of the old tree go with it (``__init__`` empties _kept).
         Soup.__init__(self, "", self._mode, base_url=self.base_url)
 
     def new_string(
