@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import http.server
 import json
 import resource
 import statistics
@@ -54,33 +53,9 @@ KINDS = {
 
 def serve() -> None:
     """Serve the corpus pages forever; print the port on stdout first."""
-    from _corpus import real_pages
+    from _corpus import corpus_server, real_pages
 
-    bodies = [text.encode("utf-8") for _name, text in real_pages()]
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-        # Headers and body go out in separate writes: without TCP_NODELAY,
-        # Nagle + delayed ACK stall every response ~40 ms.
-        disable_nagle_algorithm = True
-
-        def do_GET(self) -> None:
-            try:
-                index = int(self.path.rsplit("/", 1)[1])
-            except ValueError:
-                index = 0
-            body = bodies[index % len(bodies)]
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
+    server = corpus_server([text.encode("utf-8") for _name, text in real_pages()])
     print(server.server_address[1], flush=True)
     server.serve_forever()
 

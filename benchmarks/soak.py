@@ -22,13 +22,13 @@ import sys
 import tempfile
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import psutil
 import scrapy
-from _corpus import real_pages
+from _corpus import corpus_server, real_pages
 from scrapy import signals
 from scrapy.crawler import CrawlerProcess
 
@@ -43,24 +43,7 @@ def rss_mb() -> float:
 
 def serve(bodies: list[bytes]) -> ThreadingHTTPServer:
     """A local server: ``/page/<n>`` is corpus page ``n % len(bodies)``."""
-
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def do_GET(self) -> None:
-            n = int(self.path.rsplit("/", 1)[-1])
-            body = bodies[n % len(bodies)]
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    httpd.daemon_threads = True
+    httpd = corpus_server(bodies)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     return httpd
 
