@@ -93,6 +93,8 @@ def _replace_surrogate_references(data: bytes) -> bytes:
 
 
 _ATTRIBUTE_REDEFINED = etree.ErrorTypes.ERR_ATTRIBUTE_REDEFINED
+_UNDECLARED_ENTITY = etree.ErrorTypes.ERR_UNDECLARED_ENTITY
+_REPORTED_ERRORS = 100
 
 
 def _drop_repeated_attributes(root: Any) -> None:
@@ -365,9 +367,15 @@ class Soup(Tag):
         if root is not None:
             info = root.getroottree().docinfo
             self.original_encoding = (info.encoding or encoding or "utf-8").lower()
-            if any(e.type == _ATTRIBUTE_REDEFINED for e in parser.error_log):
+            # The error log says whether the tree needs either repair, unless
+            # libxml2 stopped reporting (it keeps the first 100 errors).
+            log = parser.error_log
+            full = len(log) >= _REPORTED_ERRORS
+            errors = {e.type for e in log}
+            if full or _ATTRIBUTE_REDEFINED in errors:
                 _drop_repeated_attributes(root)
-            if b"&" in data:
+            # Reference nodes exist only for undeclared or declared entities.
+            if full or _UNDECLARED_ENTITY in errors or b"<!ENTITY" in data:
                 _replace_entity_references(root)
         self._set_root(root, None, parsed_here=True)
 
