@@ -417,6 +417,13 @@ class Soup(Tag):
             if root is not None:
                 self._doctype = self._xml_doctype(root)
             return
+        # Where the first start tag is: what comes before is the document
+        # level (doctype, comments, stray end tags).
+        head_end = len(source or "")
+        if source is not None:
+            first_tag = _FIRST_TAG.search(source)
+            if first_tag is not None:
+                head_end = first_tag.start()
         info = root.getroottree().docinfo
         name, public_id, system_url = (
             _doctype_name(info),
@@ -426,9 +433,7 @@ class Soup(Tag):
         if parsed_here:
             has_doctype = bool(info.doctype)
         elif source is not None:
-            first_tag = _FIRST_TAG.search(source)
-            head = source[: first_tag.start()] if first_tag else source
-            has_doctype = _DOCTYPE_IN_SOURCE.search(head) is not None
+            has_doctype = _DOCTYPE_IN_SOURCE.search(source, 0, head_end) is not None
         else:
             # No source at hand: only libxml2's invented doctype is dropped.
             has_doctype = (name, public_id, system_url) != _LIBXML2_DEFAULT_DOCTYPE
@@ -443,7 +448,7 @@ class Soup(Tag):
                 head = source[: found.start()] if found else ""
                 self._doctype_index = len(_LEADING_NODE.findall(head))
         if source is not None:
-            trailer = self._trailer_from(source)
+            trailer = self._trailer_from(source, head_end)
             # Each None stands for one of the comments lxml kept last after
             # the root; when they are not there, libxml2 put them elsewhere
             # (inside the root, or in a second top-level element).
@@ -451,9 +456,11 @@ class Soup(Tag):
             last = list(root.itersiblings())[::-1][:nodes]
             if len(last) == nodes and not any(isinstance(n.tag, str) for n in last):
                 self._trailer = trailer
-            self._leader = self._leader_from(source, root)
+            self._leader = self._leader_from(source, head_end, root)
 
-    def _leader_from(self, source: str, root: Any) -> list[NavigableString | None]:
+    def _leader_from(
+        self, source: str, head_end: int, root: Any
+    ) -> list[NavigableString | None]:
         """bs4's children before the root, when a stray end tag comes first.
 
         After an end tag with nothing open, libxml2 reports the whitespace
@@ -461,10 +468,9 @@ class Soup(Tag):
         drops; bs4 keeps both.  The same events, from lxml's target parser
         on the text before the first start tag, say where they go.
         """
-        first_tag = _FIRST_TAG.search(source)
-        head = source[: first_tag.start()] if first_tag else source
-        if _END_TAG.search(head) is None:
+        if _END_TAG.search(source, 0, head_end) is None:
             return []
+        head = source[:head_end]
         soup = self
         events: list[str | None] = []
 
@@ -566,7 +572,7 @@ class Soup(Tag):
         parser.close()
         return found
 
-    def _trailer_from(self, source: str) -> list[NavigableString | None]:
+    def _trailer_from(self, source: str, head_end: int) -> list[NavigableString | None]:
         """What bs4 keeps after ``</html>``: whitespace strings and comments.
 
         None stands for the next comment lxml kept as a sibling of the root.
@@ -579,8 +585,7 @@ class Soup(Tag):
         end = _last_html_end(source, window)
         if end is None:
             return []
-        first_tag = _FIRST_TAG.search(source)
-        if first_tag is None or end.start() < first_tag.start():
+        if end.start() < head_end:
             return []  # a stray </html> before the document started
         tail = source[end.end() :]
         items: list[NavigableString | None] = []
