@@ -19,6 +19,16 @@ from scrapy_soup import Soup, absolutize_links, clean
 DATA = Path(__file__).parent / "regressions"
 
 
+def assert_same_document(text: str) -> None:
+    """The document level and output as bs4 (lxml builder) has them."""
+    ours, theirs = Soup(text), bs4.BeautifulSoup(text, "lxml")
+    assert str(ours) == str(theirs)
+    assert [str(c) for c in ours.contents] == [str(c) for c in theirs.contents]
+    assert ours.get_text() == theirs.get_text()
+    assert ours.find_all(string=True) == theirs.find_all(string=True)
+    assert ours.prettify() == theirs.prettify()
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -162,12 +172,7 @@ def test_internal_xml_entity_is_its_text_and_nothing_is_fetched() -> None:
 def test_stray_end_tag_before_the_root(text: str) -> None:
     # After it libxml2 reports the whitespace before the root (and a doctype
     # its tree drops): bs4 keeps them as children of the document.
-    ours, theirs = Soup(text), bs4.BeautifulSoup(text, "lxml")
-    assert str(ours) == str(theirs)
-    assert [str(c) for c in ours.contents] == [str(c) for c in theirs.contents]
-    assert ours.get_text() == theirs.get_text()
-    assert ours.find_all(string=True) == theirs.find_all(string=True)
-    assert ours.prettify() == theirs.prettify()
+    assert_same_document(text)
 
 
 @pytest.mark.parametrize(
@@ -191,9 +196,7 @@ def test_searches_from_inside_a_second_top_level_element(text: str) -> None:
 def test_comment_after_html_end_inside_the_root() -> None:
     # libxml2 put the comment inside <html>: no trailer after it.
     text = "<html><html></html><!-- c --> "
-    ours, theirs = Soup(text), bs4.BeautifulSoup(text, "lxml")
-    assert str(ours) == str(theirs)
-    assert ours.get_text() == theirs.get_text()
+    assert_same_document(text)
 
 
 @pytest.mark.parametrize("preset", ["safe", "strict", "epub"])
@@ -213,10 +216,7 @@ def test_clean_an_attribute_value_lxml_cannot_write_back(preset: str) -> None:
     ],
 )
 def test_document_level_after_a_second_root_and_doctype_names(text: str) -> None:
-    ours, theirs = Soup(text), bs4.BeautifulSoup(text, "lxml")
-    assert str(ours) == str(theirs)
-    assert [str(c) for c in ours.contents] == [str(c) for c in theirs.contents]
-    assert ours.get_text() == theirs.get_text()
+    assert_same_document(text)
 
 
 @pytest.mark.parametrize(
