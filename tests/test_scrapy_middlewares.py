@@ -525,3 +525,47 @@ def test_a_50_mb_page_gets_a_soup_and_its_item(tmp_path: Path) -> None:
     assert probe["base_url"] == srv.url("/big.html")
     assert probe["a_count"] == count
     assert result.stats["item_scraped_count"] == 1
+
+
+# Where each page's encoding comes from: the header, a BOM, a <meta>, the
+# body (inferred), or none that decodes (so the default, with replacements).
+ENCODING_CASES = [
+    (
+        b"<html><body>caf\xc3\xa9 <base href='/d/'></body></html>",
+        "text/html; charset=utf-8",
+    ),
+    ("<html><body>café</body></html>".encode("cp1252"), "text/html; charset=cp1252"),
+    (b"\xef\xbb\xbf<html><body>caf\xc3\xa9</body></html>", "text/html"),
+    ("<meta charset='koi8-r'><p>привет</p>".encode("koi8-r"), "text/html"),
+    (b"<html><body>caf\xc3\xa9</body></html>", "text/html"),
+    (b"<p>\xff\xfe\xfa bad \x80</p>", "text/html; charset=utf-8"),
+]
+
+
+@pytest.mark.parametrize(("body", "content_type"), ENCODING_CASES)
+def test_wrapping_hands_over_the_decoded_text_and_base_url(
+    body: bytes, content_type: str
+) -> None:
+    from scrapy.http import HtmlResponse, Request
+    from scrapy.utils.response import get_base_url, get_meta_refresh
+
+    from scrapy_soup._scrapy.middlewares import _wrap
+    from scrapy_soup._scrapy.responses import SoupHtmlResponse
+
+    url = "http://example.com/dir/page.html"
+
+    def plain() -> HtmlResponse:
+        headers = {"Content-Type": content_type}
+        return HtmlResponse(url, body=body, headers=headers, request=Request(url))
+
+    # What MetaRefreshMiddleware computes before the soup middleware runs.
+    seen = plain()
+    get_meta_refresh(seen)
+    wrapped = _wrap(seen, SoupHtmlResponse)
+    # Shared, not decoded a second time ...
+    assert wrapped.text is seen.text
+    # ... and what the wrapped response would have computed on its own.
+    fresh = _wrap(plain(), SoupHtmlResponse)
+    assert (wrapped.text, wrapped.encoding) == (fresh.text, fresh.encoding)
+    assert get_base_url(wrapped) == get_base_url(fresh)
+    assert str(wrapped.soup) == str(fresh.soup)
