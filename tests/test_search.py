@@ -112,6 +112,25 @@ def test_matches_bs4(index: int) -> None:
     assert shape(QUERIES[index](ours)) == shape(QUERIES[index](theirs))
 
 
+@pytest.mark.parametrize(
+    "value", ["a", "b", "y", "a b", "x y", "a\u2003b", "ab", "a\xa0"]
+)
+def test_class_split_on_all_of_pythons_whitespace(value: str) -> None:
+    # XPath's normalize-space() splits on 4 characters, bs4 on every
+    # str.isspace() one: the compiled token test must fall back to bs4's.
+    markup = "".join(
+        f'<p class="{c}">{i}</p>'
+        for i, c in enumerate(
+            ["a\u2003b", "x&#12;y", "a&#xa0; b", "ab  a", "a\u3000b\u00a0", " y\tx "]
+        )
+    )
+    ours, theirs = both(markup)
+    assert shape(ours.find_all(class_=value)) == shape(theirs.find_all(class_=value))
+    assert shape(ours.find_all("p", class_=[value, "zz"])) == shape(
+        theirs.find_all("p", class_=[value, "zz"])
+    )
+
+
 def test_article_examples() -> None:
     """The LWN article's examples, verbatim."""
     markup = '<p><b class="x">one</b><a href="/a">a</a><a href="http://x/b">b</a></p>'

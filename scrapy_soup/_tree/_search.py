@@ -329,9 +329,6 @@ def _literal_strings(
             return
 
 
-_ALL_STRING_NODES = etree.XPath(
-    "descendant::text() | descendant::comment() | descendant::processing-instruction()"
-)
 _PRESERVING = etree.XPath(
     "boolean(ancestor-or-self::pre | ancestor-or-self::textarea"
     " | descendant::pre | descendant::textarea)"
@@ -348,65 +345,72 @@ def _walk_strings(
 ) -> None:
     """Every string below ``top`` in document order that ``accept`` takes.
 
-    One pass of lxml's XPath instead of a walk in Python: each text is tested
-    as the view reads it (bs4 collapses whitespace-only strings outside
-    ``<pre>``/``<textarea>``), and the view's string is built only for the
-    ones that pass, from the "smart" string's slot.  (Plain strings first
-    and smart ones for the matches only was tried: two passes cost more
-    whenever anything matches.)
+    One walk of lxml's ``iter()`` that reads each text slot as it passes
+    (a stack of open elements puts each tail after its element's subtree,
+    in document order): the text is tested as the view reads it (bs4
+    collapses whitespace-only strings outside ``<pre>``/``<textarea>``), and
+    the view's string is built only for the ones that pass.  Half the cost
+    of an XPath for every text node, which builds a "smart" string and a
+    parent proxy for each.
     """
     from ._elements import ASCII_SPACES, text_string, wrap
 
-    raws = _ALL_STRING_NODES(top)
-    if not raws:
-        return
     preserving = bool(_PRESERVING(top))
     newline = accept("\n")
     space = accept(" ")
-    # (index, whether the view's string must still be tested)
-    candidates: list[tuple[int, bool]] = []
     # Pages repeat their texts (menus, labels): without callables a verdict
     # holds for every copy, so each distinct text is tested once.
-    verdicts: dict[str, bool] | None = None if impure else {}
-    append = candidates.append
-    get_verdict = verdicts.get if verdicts is not None else None
-    for index, raw in enumerate(raws):
-        if not isinstance(raw, str):  # a comment or PI: tested as the view's string
-            append((index, True))
+    verdicts: dict[str, bool] = {}
+
+    def verdict(raw: str) -> int:
+        """0: not a match; 1: a match as it is; 2: decided on the view's string."""
         # Not only whitespace: looking at the ends first spares a copy of
         # every long text (scripts) that strip() would make.
-        elif (
+        if (
             raw[:1] not in ASCII_SPACES
             or raw[-1:] not in ASCII_SPACES
             or raw.strip(ASCII_SPACES)
         ):
-            if get_verdict is None:
-                verdict = accept(raw)
-            else:
-                known = get_verdict(raw)
-                if known is None:
-                    verdict = verdicts[raw] = accept(raw)  # type: ignore[index]
-                else:
-                    verdict = known
-            if verdict:  # the view's string is the raw text: decided
-                append((index, False))
-        elif (newline if "\n" in raw else space) or (preserving and accept(raw)):
-            append((index, True))
-    for index, check in candidates:
-        node = raws[index]
-        if isinstance(node, str):
-            string = text_string(
-                node.getparent(),  # type: ignore[attr-defined]
-                bool(node.is_tail),  # type: ignore[attr-defined]
-                doc,
-                str(node),
-            )
-        else:
-            string = wrap(node, doc)
+            if impure:
+                return 1 if accept(raw) else 0
+            known = verdicts.get(raw)
+            if known is None:
+                known = verdicts[raw] = accept(raw)
+            return 1 if known else 0
+        if (newline if "\n" in raw else space) or (preserving and accept(raw)):
+            return 2
+        return 0
+
+    def found(string: Any, check: bool) -> bool:
+        """Add a matching string; True when ``limit`` is reached."""
         if check and not (string and accept(string)):
-            continue
+            return False
         results.append(string)
-        if limit is not None and len(results) >= limit:
+        return limit is not None and len(results) >= limit
+
+    def slot(el: Any, is_tail: bool) -> bool:
+        """Test one text slot; True when ``limit`` is reached."""
+        raw = el.tail if is_tail else el.text
+        if raw and (v := verdict(raw)):
+            return found(text_string(el, is_tail, doc, raw), v == 2)
+        return False
+
+    if slot(top, False):
+        return
+    stack = [top]
+    nodes = top.iter()
+    next(nodes)
+    for el in nodes:
+        parent = el.getparent()
+        while stack[-1] is not parent:
+            if slot(stack.pop(), True):
+                return
+        stack.append(el)
+        # A comment or PI is tested as the view's string.
+        if slot(el, False) if isinstance(el.tag, str) else found(wrap(el, doc), True):
+            return
+    while len(stack) > 1:
+        if slot(stack.pop(), True):
             return
 
 

@@ -333,6 +333,12 @@ class TagPlan:
                     needs_check = True
                     fast.append(f"({ref} and normalize-space({translated})='')")
                     pre.append(ref)
+                # The token tests split on XPath's whitespace only (no
+                # translate() of the rest of Python's: it cost half the
+                # search).  A hit is still exact: the value's tokens hold no
+                # whitespace, so an XPath token equal to one is a bs4 token.
+                # A miss goes to the exact Python check (rare: the value
+                # must contain the token as a substring).
                 elif len(tokens) == 1 and tokens[0] == value:
                     needs_check = True
                     padded = literal(f" {value} ")
@@ -340,7 +346,7 @@ class TagPlan:
                     if padded is None or lit is None:
                         return None
                     fast.append(
-                        f"contains(concat(' ', normalize-space({translated}), ' '), {padded})"
+                        f"contains(concat(' ', normalize-space({ref}), ' '), {padded})"
                     )
                     pre.append(f"contains({ref}, {lit})")
                 elif " ".join(tokens) == value:
@@ -349,7 +355,7 @@ class TagPlan:
                     first = literal(tokens[0])
                     if lit is None or first is None:
                         return None
-                    fast.append(f"normalize-space({translated})={lit}")
+                    fast.append(f"normalize-space({ref})={lit}")
                     pre.append(f"contains({ref}, {first})")
                 # else: bs4 joins tokens with single spaces, so it can never match.
             elif _plain_regex(rule.pattern):
