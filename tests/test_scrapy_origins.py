@@ -116,3 +116,29 @@ def test_signals_release_items() -> None:
 def test_each_crawler_has_its_own_map() -> None:
     a, b = make_crawler(), make_crawler()
     assert ItemOrigins.of(a) is not ItemOrigins.of(b)
+
+
+def test_a_base_url_function_is_called_once_on_first_read() -> None:
+    calls: list[int] = []
+
+    def find_base() -> str:
+        calls.append(1)
+        return "http://example.com/base/"
+
+    origin = Origin("http://example.com/a/page.html", find_base)
+    assert calls == []
+    assert origin.base_url == "http://example.com/base/"
+    assert origin.base_url == "http://example.com/base/"
+    assert calls == [1]
+    assert origin == ORIGIN
+
+
+def test_a_failing_base_url_function_gives_the_page_url(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    def broken() -> str:
+        raise RuntimeError("no tree")
+
+    origin = Origin("http://example.com/a/page.html", broken)
+    assert origin.base_url == "http://example.com/a/page.html"
+    assert "Could not read the base URL" in caplog.text

@@ -15,8 +15,9 @@ the map stays as small as the number of items in flight.
 
 from __future__ import annotations
 
+import logging
 import weakref
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
@@ -26,13 +27,51 @@ if TYPE_CHECKING:
 
 __all__ = ["ItemOrigins", "Origin"]
 
+logger = logging.getLogger(__name__)
 
-@dataclass(frozen=True)
+
 class Origin:
-    """The page an item was scraped from and the base URL of that page."""
+    """The page an item was scraped from and the base URL of that page.
 
-    url: str
-    base_url: str
+    ``base_url`` may be given as a function, called on the first read: finding
+    a page's ``<base href>`` can walk its whole tree, and only items with an
+    HTML field to rewrite ever need it.
+    """
+
+    __slots__ = ("_base_url", "url")
+
+    def __init__(self, url: str, base_url: str | Callable[[], str]) -> None:
+        self.url = url
+        self._base_url = base_url
+
+    @property
+    def base_url(self) -> str:
+        """The URL the page's relative links resolve against."""
+        value = self._base_url
+        if not isinstance(value, str):
+            try:
+                value = value()
+            except Exception:
+                # Never lose an item over its base URL: links in it resolve
+                # against the page URL instead.
+                logger.warning(
+                    "Could not read the base URL of %s", self.url, exc_info=True
+                )
+                value = self.url
+            # Computed once; the function (and the tree it reads) is let go.
+            self._base_url = value
+        return value
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Origin):
+            return NotImplemented
+        return (self.url, self.base_url) == (other.url, other.base_url)
+
+    def __hash__(self) -> int:
+        return hash((self.url, self.base_url))
+
+    def __repr__(self) -> str:
+        return f"Origin(url={self.url!r}, base_url={self._base_url!r})"
 
 
 class ItemOrigins:
@@ -63,10 +102,14 @@ class ItemOrigins:
         """Remember ``origin`` for ``item`` until it leaves the pipelines."""
         key = id(item)
         holder: Any
-        try:
-            holder = weakref.ref(item, self._forget_callback(key))
-        except TypeError:
+        if type(item) is dict:
+            # The usual item, never weakly referenceable: no callback to build.
             holder = item
+        else:
+            try:
+                holder = weakref.ref(item, self._forget_callback(key))
+            except TypeError:
+                holder = item
         self._entries[key] = (holder, origin)
 
     def get(self, item: Any) -> Origin | None:
