@@ -25,7 +25,13 @@ from ._tree._attrs import CDATA_LIST_ATTRIBUTES
 from ._tree._elements import ASCII_SPACES, PRESERVE_WHITESPACE_TAGS, VOID_ELEMENTS
 from ._tree._output import _meta_substitution as _tree_meta_substitution
 
-__all__ = ["contents_html"]
+__all__ = [
+    "MULTI_VALUED",
+    "contents_html",
+    "contents_html_from_xml",
+    "needs_settling",
+    "settle_attributes",
+]
 
 #: The "minimal" formatter leaves the text directly inside these unescaped.
 CDATA_CONTAINING_TAGS = frozenset({"script", "style"})
@@ -296,3 +302,141 @@ def _special(node: Any, parent: Any, preserve: int) -> str:
     if isinstance(node, _COMMENT):
         return f"<!--{raw}-->"
     return raw if parent.tag in CDATA_CONTAINING_TAGS else _escape(raw)
+
+
+# -- the C path -------------------------------------------------------------
+#
+# For a tree `clean` has made plain (see `contents_html_from_xml`), lxml's
+# XML serializer writes the same text as `contents_html` but for a few
+# spellings, which are rewritten on the string: whitespace-only strings
+# collapsed, ``<p/>`` as ``<p></p>``, tabs and newlines in attribute values
+# written as themselves, values holding ``"`` single-quoted.  In the XML
+# text, ``<`` and ``>`` are escaped everywhere but in markup, so ``>`` then
+# whitespace then ``<`` is exactly one whitespace-only string (adjacent text
+# nodes included, as bs4 sees them), and ``/>`` always ends an empty element.
+
+#: One whitespace-only string between two tags, holding a newline / not.
+_WS_NEWLINE = re.compile(r">[\t\x0c\r ]*\n[\t\n\x0c\r ]*<")
+_WS_OTHER = re.compile(r">[\t\x0c\r ]+<")
+#: Start and end tags of the elements whose strings are kept as they are.
+_PRESERVING = re.compile(r"<(/?)(?:pre|textarea)(?=[\s/>])[^>]*>")
+#: An attribute value the XML serializer wrote with ``&quot;``.
+_QUOTED = re.compile(r'="([^"]*&quot;[^"]*)"')
+#: Character references the XML serializer writes besides 9 and 10.
+_OTHER_REFERENCE = re.compile(r"&#(?!9;|10;)")
+
+
+def _collapse(xml: str) -> str:
+    """Collapse whitespace-only strings as the serializer does (ASCII spaces)."""
+    return _WS_OTHER.sub("> <", _WS_NEWLINE.sub(">\n<", xml))
+
+
+def _collapse_outside_preserving(xml: str) -> str:
+    """`_collapse`, leaving the strings inside ``<pre>``/``<textarea>`` alone."""
+    out: list[str] = []
+    depth = 0
+    done = 0
+    for match in _PRESERVING.finditer(xml):
+        end_tag = bool(match.group(1))
+        if not end_tag and xml[match.end() - 2] == "/":
+            continue  # <pre/>: empty
+        if depth == 0 and not end_tag:
+            # Outside up to and with the start tag; inside from here.
+            out.append(_collapse(xml[done : match.end()]))
+            done = match.end()
+        depth += -1 if end_tag else 1
+        if depth == 0:
+            out.append(xml[done : match.start()])
+            done = match.start()
+        depth = max(depth, 0)
+    out.append(_collapse(xml[done:]) if depth == 0 else xml[done:])
+    return "".join(out)
+
+
+def _requote(match: re.Match[str]) -> str:
+    value = match.group(1)
+    if "'" in value:
+        return match.group(0)
+    return "='" + value.replace("&quot;", '"') + "'"
+
+
+def _open_empty(xml: str) -> str:
+    """``<p/>`` as ``<p></p>`` but for void elements (``<br/>``)."""
+    parts = xml.split("/>")
+    void = VOID_ELEMENTS
+    for i in range(len(parts) - 1):
+        part = parts[i]
+        start = part.rfind("<") + 1
+        space = part.find(" ", start)
+        name = part[start:space] if space != -1 else part[start:]
+        parts[i] = part + ("/" if name in void else f"></{name}")
+    return ">".join(parts)
+
+
+#: Every attribute name some tag takes as multi-valued.
+MULTI_VALUED: frozenset[str] = frozenset().union(*_MULTI.values())
+
+
+def needs_settling(tag: str, names: list[str]) -> bool:
+    """Whether an element's kept attributes must be rewritten for `contents_html_from_xml`.
+
+    They must be in sorted order, and multi-valued ones (``class``) spaced
+    as `contents_html` writes them.
+    """
+    multi = _MULTI.get(tag, _UNIVERSAL)
+    return names != sorted(names) or not multi.isdisjoint(names)
+
+
+def settle_attributes(el: Any) -> bool:
+    """Write an element's attributes back as `contents_html` writes them; False if lxml refused.
+
+    Multi-valued attributes' spacing normalized, the attributes sorted.
+    """
+    items = el.items()
+    multi = _MULTI.get(el.tag, _UNIVERSAL)
+    settled = sorted(
+        (k, " ".join(_NONWHITESPACE.findall(v)) if k in multi else v) for k, v in items
+    )
+    if settled == items:
+        return True
+    if any(_REFUSED.search(v) for _, v in items):
+        # lxml would refuse to set the value again (libxml2 keeps the
+        # control characters it parsed): leave the element as it is.
+        return False
+    attrib = el.attrib
+    attrib.clear()
+    for key, value in settled:
+        el.set(key, value)
+    return True
+
+
+def contents_html_from_xml(el: etree._Element) -> tuple[str, str] | None:
+    """`contents_html(el, settle=True)` from lxml's serializer; None where it cannot.
+
+    Returns the output and *el*'s XML serialization as the settled tree
+    gives it (what `scrapy_soup.clean` compares with the parse of the
+    output).  The caller vouches that the tree is plain: elements and text
+    only (no comments or processing instructions); tag and attribute names
+    of ASCII letters, digits and ``-_.:``; no ``<script>``, ``<style>`` or
+    ``<meta>`` (their text or attributes are written differently); every
+    element's attributes settled (`settle_attributes`); no tail on *el*.
+    None when a character the XML serializer writes as a reference (control
+    characters, carriage returns) is in the tree.
+    """
+    xml = etree.tostring(el, encoding="unicode", with_tail=False)
+    if "&#" in xml and _OTHER_REFERENCE.search(xml):
+        return None
+    if next(el.iter("pre", "textarea"), None) is None:
+        settled = _collapse(xml)
+    else:
+        settled = _collapse_outside_preserving(xml)
+    out = _open_empty(settled) if "/>" in settled else settled
+    if "&" in out:
+        if "&#" in out:
+            out = out.replace("&#9;", "\t").replace("&#10;", "\n")
+        if "&quot;" in out:
+            out = _QUOTED.sub(_requote, out)
+    start = out.index(">") + 1
+    if start == len(out):
+        return "", settled  # <body/>: nothing inside
+    return out[start : out.rindex("</")], settled

@@ -38,7 +38,13 @@ from ._clean_policy import (
     CleanPolicy,
     get_policy,
 )
-from ._fragment_output import contents_html
+from ._fragment_output import (
+    MULTI_VALUED,
+    contents_html,
+    contents_html_from_xml,
+    needs_settling,
+    settle_attributes,
+)
 from ._links_markup import (
     parse_fragment,
     remember_parse,
@@ -176,13 +182,18 @@ class _Cleaner:
             allowed is None or "style" in allowed
         )
 
-    def tag_action(self, local: str) -> int:
-        """0 keep, 1 unwrap, 2 remove with content."""
+    def tag_action(self, tag: str) -> int:
+        """0 keep, 1 unwrap, 2 remove with content; -1 keep, a tree no longer plain.
+
+        A plain tree is one `contents_html_from_xml` can write: tag names
+        it can read in the XML text, none written specially by bs4.
+        """
+        local = _local_tag(tag)
         allowed = self.policy.allowed_tags
         if local in self.remove:
             return 2
         if allowed is None or local in allowed:
-            return 0
+            return 0 if _SIMPLE_TAG.match(tag) and tag not in _SPECIAL else -1
         return 1
 
     def decide(self, tag: str, key: str) -> int:
@@ -235,6 +246,7 @@ class _Cleaner:
         drops: list[Any] = []
         stripped: list[Any] = []
         checks: list[tuple[Any, int, str, str]] = []
+        kept: list[Any] = []
         for name in names:
             decision = decisions.get(name)
             if decision is None:
@@ -244,11 +256,16 @@ class _Cleaner:
                     stripped.append(name)
                 else:
                     drops.append(name)
-            elif decision != _KEEP:
+                continue
+            kept.append(name)
+            if decision != _KEEP:
                 checks.append((name, decision, local, _attr_key(name)))
         # A refresh check reads http-equiv, which an earlier removal in
         # attribute order may have taken: keep that order (slow path).
         ordered = any(check[1] == _REFRESH for check in checks)
+        # What the string output needs (see `_clean_tree`); the attributes
+        # kept are a subsequence of *kept* whatever the values' checks say.
+        plain = all(_SIMPLE_ATTRIBUTE.match(name) for name in kept)
         return _Plan(
             tuple(drops),
             tuple(checks),
@@ -256,6 +273,8 @@ class _Cleaner:
             ordered,
             tuple(stripped),
             len(drops) + len(stripped),
+            plain,
+            plain and needs_settling(tag, kept),
         )
 
     def dropped_everywhere(self, name: str) -> bool:
@@ -350,6 +369,10 @@ class _Plan(NamedTuple):
     stripped: tuple[Any, ...]
     #: Attributes removed whatever the values: drops and stripped.
     removed: int
+    #: The attributes kept have names `contents_html_from_xml` can read.
+    plain: bool
+    #: The attributes kept must be sorted or respaced (`settle_attributes`).
+    settle: bool
 
 
 def _remove(node: Any) -> None:
@@ -380,6 +403,12 @@ def _comment_ok(text: str | None) -> bool:
         or "[endif" in text.lower()
     )
 
+
+#: Tag and attribute names `contents_html_from_xml` reads in the XML text,
+#: and the tags whose text or attributes bs4 writes its own way.
+_SIMPLE_TAG = re.compile(r"[A-Za-z_][A-Za-z0-9_.:\-]*\Z")
+_SIMPLE_ATTRIBUTE = _SIMPLE_TAG
+_SPECIAL = frozenset({"script", "style", "meta"})
 
 #: Tag names lxml's strip_tags() accepts; the HTML parser also makes names
 #: like "a\x08<" that only a hand-made unwrap can handle.
@@ -421,7 +450,7 @@ def clean_element(
     unwrapped, or removed with their content for the tags the policy
     removes.  Never raises for any tree lxml can hold.
     """
-    return _clean_tree(el, policy, None, [])
+    return _clean_tree(el, policy, None, [])[0]
 
 
 def _clean_tree(
@@ -429,12 +458,18 @@ def _clean_tree(
     policy: CleanPolicy | str | None,
     link_names: Set[str] | None,
     found: list[Any],
-) -> CleanStats:
+    settle: bool = False,
+) -> tuple[CleanStats, bool]:
     """`clean_element`; with *link_names*, also collect the kept elements links may be in.
 
     *found* gets the elements kept whose attributes (before cleaning)
     include one of *link_names*, and ``<style>`` elements: what
     `absolutize_nodes` needs, found in this walk instead of another.
+
+    With *settle*, the kept attributes are also written back as the string
+    output has them (`settle_attributes`); the second value returned says
+    whether the tree is then plain, so that `contents_html_from_xml` can
+    write it.
     """
     compiled = _cleaner(get_policy(policy))
     keep_comments = compiled.policy.keep_comments
@@ -456,6 +491,7 @@ def _clean_tree(
     plans = compiled.plans
     attributes_removed = 0
     strip: set[Any] = set()
+    plain = settle
     node: Any
     for node in el.iter():
         if skip_to is not None:
@@ -470,11 +506,15 @@ def _clean_tree(
                 and _comment_ok(node.text)
             ):
                 comments.append(node)
+            else:
+                plain = False
             continue
         action = actions.get(tag)
         if action is None:
-            action = actions[tag] = compiled.tag_action(_local_tag(tag))
-        if node is not el and action:
+            action = actions[tag] = compiled.tag_action(tag)
+        if action < 0:
+            plain = False
+        elif node is not el and action:
             if action == 2:
                 removed.append(node)
                 last = node
@@ -501,11 +541,15 @@ def _clean_tree(
             plan = plans.get(plan_key)
             if plan is None:
                 plan = plans[plan_key] = compiled.plan(tag, plan_key[1:])
-            drops, checks, drop_all, ordered, stripped, fixed = plan
+            drops, checks, drop_all, ordered, stripped, fixed, simple, rewrite = plan
+            if not simple:
+                plain = False
             if ordered:
                 attributes_removed += _clean_attributes(
                     compiled, by_tag, node, tag, names
                 )
+                if plain and rewrite and not settle_attributes(node):
+                    plain = False
                 continue
             attributes_removed += fixed
             if stripped:
@@ -522,6 +566,8 @@ def _clean_tree(
                     attributes_removed += 1
             if drops:
                 _delete_attributes(node, drops)
+            if plain and rewrite and not settle_attributes(node):
+                plain = False
     stats.attributes_removed = attributes_removed
 
     # 2. Remove, then unwrap; tails stay in place.
@@ -553,7 +599,7 @@ def _clean_tree(
             if node is not el and not compiled.css_ok(node.text or "", "style"):
                 _remove(node)
                 stats.elements_removed += 1
-    return stats
+    return stats, plain and el.tail is None
 
 
 def _clean_attributes(
@@ -729,33 +775,46 @@ def _clean_string(
     """
     target = parse_fragment(text)
     el = target.element
+    found: list[Any] = []
     if base_url is None:
-        clean_element(el, policy)
+        plain = _clean_tree(el, policy, None, found, settle=True)[1]
     else:
-        found: list[Any] = []
-        _clean_tree(el, policy, link_attribute_names(extra_attrs), found)
+        extra_attrs = tuple(extra_attrs)
+        plain = _clean_tree(
+            el, policy, link_attribute_names(extra_attrs), found, settle=True
+        )[1]
         absolutize_nodes(el, found, base_url, extra_attrs=extra_attrs)
-    result = contents_html(el, settle=True)
+        # Links written after the walk settled the attributes must not be
+        # multi-valued ones (only a user's extra_attrs could name one).
+        plain = plain and MULTI_VALUED.isdisjoint(extra_attrs)
+    written = contents_html_from_xml(el) if plain else None
+    if written is None:
+        result = contents_html(el, settle=True)
+        settled = None
+    else:
+        # The serialization of the settled tree came with the output.
+        result, settled = written
     if result == text and base_url is None:
         return result
     again = parse_fragment(result).element
-    if _same_tree(el, again):
+    if _same_tree(el, again, settled):
         remember_parse(result, again)
         return result
     return _clean_string_rounds(text, policy, base_url, extra_attrs)
 
 
-def _same_tree(a: etree._Element, b: etree._Element) -> bool:
+def _same_tree(a: etree._Element, b: etree._Element, a_xml: str | None) -> bool:
     """Whether two trees are equal: the same XML serialization, computed in C.
 
     *a* has been settled (`contents_html`): its attributes are in the sorted
-    order the parse of the output has, its whitespace collapsed.
+    order the parse of the output has, its whitespace collapsed.  Or
+    *a_xml* is that serialization (`contents_html_from_xml`).
     """
     try:
         # As str: bytes would write non-ASCII characters as references.
-        return etree.tostring(a, encoding="unicode") == etree.tostring(
-            b, encoding="unicode"
-        )
+        if a_xml is None:
+            a_xml = etree.tostring(a, encoding="unicode")
+        return a_xml == etree.tostring(b, encoding="unicode")
     except Exception:  # anything odd: take the slow path
         return False
 

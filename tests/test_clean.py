@@ -662,10 +662,62 @@ def test_trees_the_parser_rebuilds_take_the_slow_path(
         assert clean(once) == once
 
 
+def _spy_xml_path(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Record, for each string `clean` writes, whether lxml's serializer wrote it."""
+    import sys
+
+    module = sys.modules["scrapy_soup.clean"]
+    real = module.contents_html_from_xml
+    calls: list[bool] = []
+
+    def spy(el: etree._Element) -> Any:
+        written = real(el)
+        calls.append(written is not None)
+        return written
+
+    monkeypatch.setattr(module, "contents_html_from_xml", spy)
+    return calls
+
+
+def test_plain_trees_are_written_by_lxml(monkeypatch: pytest.MonkeyPatch) -> None:
+    from scrapy_soup.clean import _clean_string_rounds
+
+    calls = _spy_xml_path(monkeypatch)
+    base = "https://example.com/a/"
+    assert clean("<p class=x onclick=y>a <b>b</b><img alt=a src=b.png></p>") == (
+        '<p>a <b>b</b><img alt="a" src="b.png"/></p>'
+    )
+    assert clean("<td headers=' a  b ' title=t>x</td>", base_url=base) == (
+        '<td headers="a b" title="t">x</td>'
+    )
+    assert calls == [True, True]
+    # Not plain: a comment kept, a <style> kept, a control character, a
+    # multi-valued attribute given as a link attribute.
+    calls.clear()
+    assert clean("<p><!-- c -->x</p>", CleanPolicy(keep_comments=True)) == (
+        "<p><!-- c -->x</p>"
+    )
+    styled = CleanPolicy(allowed_tags=SAFE_TAGS | {"style"})
+    assert clean("<style>a > b {}</style>", styled) == "<style>a > b {}</style>"
+    assert calls == []
+    assert clean("<p>a&#13;b</p>") == _reference("<p>a&#13;b</p>", None)
+    assert calls == [False]
+    calls.clear()
+    rel = CleanPolicy(allowed_attributes={"a": ["rel"]})
+    text = "<a rel=' x  y '>z</a>"
+    assert clean(text, rel, base_url=base, extra_attrs=["rel"]) == (
+        _clean_string_rounds(text, rel, base, ["rel"])
+    )
+    assert calls == []
+
+
 @pytest.mark.skipif(not PAGES, reason="corpus not available")
 @pytest.mark.parametrize("path", PAGES[::3], ids=lambda p: p.name)
-def test_corpus_one_parse_path(path: Path) -> None:
+def test_corpus_one_parse_path(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = _spy_xml_path(monkeypatch)
     text = path.read_bytes().decode("utf-8")
     base = f"https://corpus.example/pages/{path.name}"
     for preset in (None, "epub"):
         assert clean(text, preset, base_url=base) == _reference(text, preset, base)
+    # The corpus pages take the XML path (then the test above checks it).
+    assert calls == [True, True]
