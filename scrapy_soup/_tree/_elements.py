@@ -46,6 +46,9 @@ VOID_ELEMENTS = frozenset(
 )  # fmt: skip
 
 _UNIVERSAL_MULTI = CDATA_LIST_ATTRIBUTES["*"]
+#: Every attribute name that is multi-valued on some tag: ``tag["href"]``
+#: returns lxml's value without reading the tag's name.
+_ANY_MULTI = frozenset().union(*CDATA_LIST_ATTRIBUTES.values())
 
 _ELEMENT = etree._Element
 _COMMENT = etree._Comment
@@ -752,7 +755,9 @@ class Tag(PageElement):
             return self.attrs[key]
         if value is None:
             raise KeyError(key)
-        if key in _UNIVERSAL_MULTI or key in CDATA_LIST_ATTRIBUTES.get(el.tag, ()):
+        if key in _ANY_MULTI and (
+            key in _UNIVERSAL_MULTI or key in CDATA_LIST_ATTRIBUTES.get(el.tag, ())
+        ):
             return self.attrs[key]  # HTML reads it as a live list (XML: str)
         return value
 
@@ -772,7 +777,9 @@ class Tag(PageElement):
             return self.attrs.get(key, default)
         if value is None:
             return default
-        if key in _UNIVERSAL_MULTI or key in CDATA_LIST_ATTRIBUTES.get(el.tag, ()):
+        if key in _ANY_MULTI and (
+            key in _UNIVERSAL_MULTI or key in CDATA_LIST_ATTRIBUTES.get(el.tag, ())
+        ):
             return self.attrs.get(key, default)
         return value
 

@@ -358,9 +358,11 @@ def _walk_strings(
     preserving = bool(_PRESERVING(top))
     newline = accept("\n")
     space = accept(" ")
-    # Pages repeat their texts (menus, labels): without callables a verdict
-    # holds for every copy, so each distinct text is tested once.
-    verdicts: dict[str, bool] = {}
+    # Pages repeat their texts (menus, labels, indentation): without
+    # callables a verdict holds for every copy, so each distinct text is
+    # tested once.
+    verdicts: dict[str, int] = {}
+    known = verdicts.get
 
     def verdict(raw: str) -> int:
         """0: not a match; 1: a match as it is; 2: decided on the view's string."""
@@ -371,31 +373,32 @@ def _walk_strings(
             or raw[-1:] not in ASCII_SPACES
             or raw.strip(ASCII_SPACES)
         ):
-            if impure:
-                return 1 if accept(raw) else 0
-            known = verdicts.get(raw)
-            if known is None:
-                known = verdicts[raw] = accept(raw)
-            return 1 if known else 0
-        if (newline if "\n" in raw else space) or (preserving and accept(raw)):
-            return 2
-        return 0
+            v = 1 if accept(raw) else 0
+        elif (newline if "\n" in raw else space) or (preserving and accept(raw)):
+            v = 2
+        else:
+            v = 0
+        if not impure:
+            verdicts[raw] = v
+        return v
 
-    def found(string: Any, check: bool) -> bool:
-        """Add a matching string; True when ``limit`` is reached."""
+    def found(owner: Any, is_tail: bool, raw: str, check: bool) -> bool:
+        """Add a matching text slot's string; True when ``limit`` is reached."""
+        string = text_string(owner, is_tail, doc, raw)
         if check and not (string and accept(string)):
             return False
         results.append(string)
         return limit is not None and len(results) >= limit
 
-    def slot(el: Any, is_tail: bool) -> bool:
-        """Test one text slot; True when ``limit`` is reached."""
-        raw = el.tail if is_tail else el.text
-        if raw and (v := verdict(raw)):
-            return found(text_string(el, is_tail, doc, raw), v == 2)
-        return False
-
-    if slot(top, False):
+    # The slots' tests are written out in the loop: most slots are empty
+    # or repeat a text, and a call per slot was a third of the search.
+    raw = top.text
+    if (
+        raw
+        and (v := known(raw, -1))
+        and (v > 0 or (v := verdict(raw)))
+        and found(top, False, raw, v == 2)
+    ):
         return
     stack = [top]
     nodes = top.iter()
@@ -403,14 +406,40 @@ def _walk_strings(
     for el in nodes:
         parent = el.getparent()
         while stack[-1] is not parent:
-            if slot(stack.pop(), True):
+            done = stack.pop()
+            raw = done.tail
+            if (
+                raw
+                and (v := known(raw, -1))
+                and (v > 0 or (v := verdict(raw)))
+                and found(done, True, raw, v == 2)
+            ):
                 return
         stack.append(el)
-        # A comment or PI is tested as the view's string.
-        if slot(el, False) if isinstance(el.tag, str) else found(wrap(el, doc), True):
-            return
+        if isinstance(el.tag, str):
+            raw = el.text
+            if (
+                raw
+                and (v := known(raw, -1))
+                and (v > 0 or (v := verdict(raw)))
+                and found(el, False, raw, v == 2)
+            ):
+                return
+        else:  # a comment or PI: tested as the view's string
+            string = wrap(el, doc)
+            if string and accept(string):
+                results.append(string)
+                if limit is not None and len(results) >= limit:
+                    return
     while len(stack) > 1:
-        if slot(stack.pop(), True):
+        done = stack.pop()
+        raw = done.tail
+        if (
+            raw
+            and (v := known(raw, -1))
+            and (v > 0 or (v := verdict(raw)))
+            and found(done, True, raw, v == 2)
+        ):
             return
 
 
@@ -514,6 +543,14 @@ class SearchMixin:
                     if len(nodes) == limit:
                         return wrap_all(nodes, doc)
                 results = wrap_all(nodes, doc)
+            elif (
+                not (guard or tag_plan.python_name or tag_plan.raw_name)
+                and not tag_plan.python_string
+                and (kept := tag_plan.attribute_filter(nodes)) is not None
+            ):
+                results = wrap_all(kept if limit is None else kept[:limit], doc)
+                if limit is not None and len(results) >= limit:
+                    return results
             else:
                 # bs4's order of tests (name, attributes, string), but a Tag
                 # is built only when a name callable or a string rule needs one.

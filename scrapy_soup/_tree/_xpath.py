@@ -125,6 +125,7 @@ class TagPlan:
         "predicates",
         "python_attrs",
         "python_name",
+        "python_searches",
         "python_string",
         "raw_name",
     )
@@ -137,6 +138,10 @@ class TagPlan:
         self.raw_name = False
         self.names: tuple[str, ...] = ()
         self.python_attrs: list[Any] = []
+        #: (attribute, ``pattern.search``) when every attribute left to
+        #: Python is a single-valued one tested by one regex: bs4's test is
+        #: then just the search on the raw value (see `attribute_filter`).
+        self.python_searches: list[tuple[str, Callable[[str], Any]]] | None = None
         self.python_string = False
         self.never = False
         self.key: Hashable | None = None
@@ -182,6 +187,31 @@ class TagPlan:
             if not match(value, rules[attr]):
                 return False
         return True
+
+    def attribute_filter(self, nodes: list[Any]) -> list[Any] | None:
+        """The nodes that pass `python_searches` (None when the plan has none).
+
+        `attrs_match` without its per-candidate calls, for the common
+        ``find_all("a", href=re.compile(...))``.
+        """
+        searches = self.python_searches
+        if searches is None:
+            return None
+        if len(searches) == 1:
+            attr, search = searches[0]
+            return [
+                node
+                for node in nodes
+                if (value := node.get(attr)) is not None and search(value) is not None
+            ]
+        return [
+            node
+            for node in nodes
+            if all(
+                (value := node.get(attr)) is not None and search(value) is not None
+                for attr, search in searches
+            )
+        ]
 
     @staticmethod
     def name_match(strainer: SoupStrainer, el: Any, xml: bool) -> bool:
@@ -420,9 +450,31 @@ def tag_plan(strainer: SoupStrainer, xml: bool) -> TagPlan:
     for attr, rules in strainer.attribute_rules.items():
         plan._attr_group(attr, rules, xml)
     plan.python_string = bool(strainer.string_rules)
+    plan.python_searches = _single_searches(plan, strainer, xml)
     if key is not None:
         _PLANS.put(key, plan)
     return plan
+
+
+def _single_searches(
+    plan: TagPlan, strainer: SoupStrainer, xml: bool
+) -> list[tuple[str, Callable[[str], Any]]] | None:
+    """``plan.python_searches``: each Python attribute one regex on a single value."""
+    if not plan.python_attrs:
+        return None
+    searches = []
+    for attr in plan.python_attrs:
+        rules = strainer.attribute_rules[attr]
+        if not (
+            isinstance(attr, str)
+            and is_simple_name(attr)  # lxml's get() accepts it
+            and (xml or (attr not in _UNIVERSAL_MULTI and attr not in _TAG_MULTI))
+            and len(rules) == 1
+            and _plain_regex(rules[0].pattern)
+        ):
+            return None
+        searches.append((attr, rules[0].pattern.search))
+    return searches
 
 
 def name_plan(name: str, xml: bool) -> TagPlan:
