@@ -105,6 +105,14 @@ _URL_ATTRS = frozenset(
         "itemid", "icon",
     }
 )  # fmt: skip
+#: The attribute names most frequent in scraped pages (the corpus: ``class``
+#: alone is a third of all attributes).  ``http-equiv`` is not one: a
+#: refresh check reads it.
+_COMMON_ATTRIBUTES = (
+    "class", "id", "style", "rel", "type", "content", "name", "role", "target",
+    "onclick", "value", "property", "itemprop", "tabindex", "aria-label",
+    "aria-hidden", "data-testid", "data-id",
+)  # fmt: skip
 #: A ``"*"`` wildcard never allows these: they must be named.
 _NEEDS_NAMING = frozenset({"style", "srcdoc"})
 #: Attribute names `etree.strip_attributes` takes as they are.
@@ -180,6 +188,10 @@ class _Cleaner:
         self.everywhere: dict[Any, bool] = {}
         self.style_allowed = "style" not in remove and (
             allowed is None or "style" in allowed
+        )
+        #: Common names this policy removes from every tag (see `_clean_tree`).
+        self.prestrip = tuple(
+            name for name in _COMMON_ATTRIBUTES if self.dropped_everywhere(name)
         )
 
     def tag_action(self, tag: str) -> int:
@@ -466,15 +478,22 @@ def _clean_tree(
     include one of *link_names*, and ``<style>`` elements: what
     `absolutize_nodes` needs, found in this walk instead of another.
 
-    With *settle*, the kept attributes are also written back as the string
-    output has them (`settle_attributes`); the second value returned says
-    whether the tree is then plain, so that `contents_html_from_xml` can
-    write it.
+    With *settle* (the string path), the kept attributes are also written
+    back as the string output has them (`settle_attributes`); the second
+    value returned says whether the tree is then plain, so that
+    `contents_html_from_xml` can write it.  The counts then leave out the
+    common attributes stripped first.
     """
     compiled = _cleaner(get_policy(policy))
     keep_comments = compiled.policy.keep_comments
     actions = compiled.tag_actions
     stats = CleanStats()
+    if settle and compiled.prestrip:
+        # The string path keeps no counts: the most common attributes the
+        # policy removes everywhere go first, in C, and the walk below
+        # reads fewer names (most elements then have none left).  No check
+        # reads them (see `_COMMON_ATTRIBUTES`).
+        etree.strip_attributes(el, *compiled.prestrip)
 
     # 1. One walk (lxml's iterator: far cheaper than XPath predicates on
     #    this corpus).  It collects comments and processing instructions

@@ -711,6 +711,40 @@ def test_plain_trees_are_written_by_lxml(monkeypatch: pytest.MonkeyPatch) -> Non
     assert calls == []
 
 
+@pytest.mark.parametrize(
+    "policy",
+    [
+        None,
+        CleanPolicy(allowed_attributes={"p": ["class"], "*": ["id"]}),
+        CleanPolicy(
+            allowed_tags=SAFE_TAGS | {"meta"},
+            remove_tags=frozenset(),
+            allowed_attributes={"meta": ["content"]},
+            url_schemes=frozenset({"mailto"}),
+        ),
+        CleanPolicy(allowed_attributes={"*": ["*"]}),
+    ],
+)
+def test_common_attributes_stripped_first_change_nothing(
+    policy: CleanPolicy | None,
+) -> None:
+    from scrapy_soup.clean import _clean_string_rounds
+
+    # The string path strips the common names a policy drops everywhere
+    # before its walk; the rounds (the reference) never do.
+    text = (
+        '<p class="a" id="i" style="color:red" onclick="x()"><b class="b" role=r>x'
+        '</b></p><meta content="0;url=javascript:alert(1)" http-equiv="refresh">'
+        '<meta http-equiv="refresh" content="0;url=javascript:alert(1)" name=n>'
+        '<meta http-equiv="refresh" content="0;url=https://e.com/">'
+        '<a href="b.html" rel="nofollow" target="_blank" content="javascript:x">y</a>'
+    )
+    for base in (None, "https://example.com/a/"):
+        assert clean(text, policy, base_url=base) == _clean_string_rounds(
+            text, policy, base, ()
+        )
+
+
 @pytest.mark.skipif(not PAGES, reason="corpus not available")
 @pytest.mark.parametrize("path", PAGES[::3], ids=lambda p: p.name)
 def test_corpus_one_parse_path(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
