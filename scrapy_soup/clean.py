@@ -127,6 +127,8 @@ _DATA_IMAGE_PLACES = frozenset(
 _DATA_IMAGE = re.compile(
     r"data:image/(?:png|gif|jpe?g|webp|avif|bmp)[;,]", re.IGNORECASE
 )
+#: A scheme as the first characters of a value (WHATWG URL, scheme state).
+_SCHEME_AT_START = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
 _XML_NS = "http://www.w3.org/XML/1998/namespace"
 _XLINK_NS = "http://www.w3.org/1999/xlink"
 _UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -324,6 +326,17 @@ class _Cleaner:
             # No scheme whatever the browser strips, and no entity that
             # could decode to a colon: a relative URL.
             return self.policy.allow_relative_urls
+        first = value[0]
+        if first in "/?#.":
+            # A scheme starts with a letter, and nothing before this one is
+            # stripped or decoded: relative, however the rest is read.
+            return self.policy.allow_relative_urls
+        match = _SCHEME_AT_START.match(value)
+        if match is not None:
+            # The scheme is written out whole, before any "&": decoding
+            # character references (below) leaves it as it is, and the
+            # browser strips nothing before a letter.
+            return self._scheme_ok(match.group(1).lower(), value, tag, key)
         if not self._url_ok(value, tag, key):
             return False
         # Defence in depth: a serializer that does not escape "&" in URL
@@ -331,7 +344,9 @@ class _Cleaner:
         return "&" not in value or self._url_ok(html.unescape(value), tag, key)
 
     def _url_ok(self, value: str, tag: str, key: str) -> bool:
-        scheme = url_scheme(value)
+        return self._scheme_ok(url_scheme(value), value, tag, key)
+
+    def _scheme_ok(self, scheme: str | None, value: str, tag: str, key: str) -> bool:
         policy = self.policy
         if scheme is None:
             return policy.allow_relative_urls

@@ -604,6 +604,47 @@ def test_one_parse_path_agrees_with_the_rounds(markup: str, preset: str | None) 
     assert with_links == absolutize_links(clean(markup, preset), base)
 
 
+def _assert_url_check_is_the_full_check(value: str) -> None:
+    """`url_ok`'s shortcuts give what the full check gives, for every preset and place."""
+    from scrapy_soup._links_url import url_scheme
+    from scrapy_soup.clean import _cleaner
+
+    decoded = htmllib.unescape(value)
+    for preset in ("safe", "strict", "epub"):
+        compiled = _cleaner(get_policy(preset))
+        for place in (("a", "href"), ("img", "src")):
+            # The full check: the scheme of the value, and of the value decoded.
+            full = compiled._scheme_ok(url_scheme(value), value, *place) and (
+                "&" not in value
+                or compiled._scheme_ok(url_scheme(decoded), decoded, *place)
+            )
+            assert compiled.url_ok(value, *place) == full, (value, preset, place)
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["x&amp;y:z", "javascript&colon;alert(1)", "/a&colon;b", "https://a/?a=1&b=2",
+     " javascript:x", "\x01javascript:x", "data:image/png;base64,AA&amp;",
+     "jav&#x61;script:x", "&#106;avascript:x", ".&colon;x", "?a&b:c", "#&#58;",
+     "data&colon;image/png;,", "mailto:a@b&amp;c", "a:b", "a&b"],
+)  # fmt: skip
+def test_url_check_shortcuts_agree_with_the_full_check(value: str) -> None:
+    _assert_url_check_is_the_full_check(value)
+
+
+_URL_PIECES = st.sampled_from(
+    ["javascript", "java", "script", ":", "&colon;", "&#58;", "&#x3a", "&amp;",
+     "&", "data", "image/png;", "/", "?", "#", ".", " ", "\t", "\x01", "https",
+     "x", "a=1", "mailto"]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(_URL_PIECES, st.text(max_size=3)), max_size=8))
+def test_url_check_shortcuts_agree_on_generated_values(pieces: list[str]) -> None:
+    _assert_url_check_is_the_full_check("".join(pieces))
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.text(max_size=60))
 def test_one_parse_path_agrees_on_any_string(text: str) -> None:
