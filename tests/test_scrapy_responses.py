@@ -344,3 +344,43 @@ def test_every_corpus_page_matches_bs4(path: Path) -> None:
     # text Scrapy decoded, so only the trees are compared.
     response = html_response(path.read_bytes(), url="http://example.com/page.html")
     assert soup_queries(response.soup) == bs4_queries(response.text, "lxml")
+
+
+# Document-level shapes the soup rebuilds from the page text (doctype,
+# comments and PIs around the root, whitespace and comments after </html>,
+# a stray end tag first).
+DOCUMENT_LEVEL_CASES = [
+    b"<!DOCTYPE html><html><body><p>x</p></body></html>\n",
+    b"<!-- before --><!DOCTYPE html>\n<html><body>x</body></html>\n<!-- after -->\n",
+    b'<?xml version="1.0"?><!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" '
+    b'"http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd"><html><p>x</p></html>',
+    b"<html><head><title>no doctype</title></head><body>x</body></html>  \n\n",
+    b"</p>\n<!DOCTYPE html>\n<html><body>stray end tag first</body></HTML >\n",
+    # After a stray end tag libxml2 drops the doctype and (in parsel's parser)
+    # invents its HTML 4.0 one: the page's own is the one to show.
+    b"</div><!-- c --><!DOCTYPE html><p>x",
+    b"<!-- c --></b>\n<!doctype HTML>\n<html><p>x</p></html>",
+    b'</p><!DOCTYPE html PUBLIC "-//W3C//DTD HTML 4.0 Transitional//EN" '
+    b'"http://www.w3.org/TR/REC-html40/loose.dtd"><html><body>x</body></html>',
+    b"<p>no html element at all",
+]
+
+
+@pytest.mark.parametrize("body", DOCUMENT_LEVEL_CASES)
+def test_the_document_level_is_worked_out_on_first_use(body: bytes) -> None:
+    from scrapy_soup import Soup
+
+    response = html_response(body)
+    response.css("p")
+    soup = response.soup
+    # Searching does not need the doctype or what surrounds the root ...
+    assert soup.find_all("p") == soup.find_all("p")
+    assert soup._pending is not None
+    # ... the document's children do, and they are those of a soup that
+    # parsed the text itself, and bs4's.
+    contents = [str(c) for c in soup.contents]
+    assert soup._pending is None
+    assert contents == [str(c) for c in Soup(response.text).contents]
+    theirs = BeautifulSoup(response.text, "lxml")
+    assert contents == [str(c) for c in theirs.contents]
+    assert str(soup) == str(theirs)

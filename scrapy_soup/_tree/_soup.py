@@ -233,13 +233,14 @@ class Soup(Tag):
 
     __slots__ = (
         "_base_url",
-        "_doctype",
-        "_doctype_index",
         "_kept",
-        "_leader",
         "_mode",
+        "_pending",
         "_root",
-        "_trailer",
+        "_top_doctype",
+        "_top_doctype_index",
+        "_top_leader",
+        "_top_trailer",
         "_verbatim",
         "declared_html_encoding",
         "is_xml",
@@ -250,8 +251,12 @@ class Soup(Tag):
 
     _mode: str
     _root: Any
-    _doctype: Doctype | None
-    _trailer: list[NavigableString | None]
+    _top_doctype: Doctype | None
+    _top_doctype_index: int
+    _top_trailer: list[NavigableString | None]
+    #: ``(root, source)`` of an adopted tree whose document level (the
+    #: ``_top_*`` slots) is not worked out yet; None once it is.
+    _pending: tuple[Any, str | None] | None
     #: Strong references to the wrappers made for this document.  The
     #: identity maps are weak, so a wrapper nobody holds would die at once
     #: and the next walk would build it again: holding every wrapper it gave
@@ -264,7 +269,7 @@ class Soup(Tag):
     #: first (then libxml2 reports the whitespace there): strings and the
     #: doctype, None for the next node lxml kept before the root.  Empty:
     #: lxml's siblings of the root and ``_doctype_index`` say it all.
-    _leader: list[NavigableString | None]
+    _top_leader: list[NavigableString | None]
     #: Text slots ``(element, is_tail)`` an edit wrote: they hold bs4's value
     #: as it is, where text from the parser is read with whitespace-only
     #: strings collapsed (bs4 collapses them once, when it parses).
@@ -294,22 +299,25 @@ class Soup(Tag):
             raise TypeError(
                 f"__init__() got unexpected keyword argument(s): {', '.join(kwargs)}"
             )
-        self._mode = _mode_for(features)
+        # The usual spellings in one look-up (a first .soup is ~10 us in all).
+        mode = FEATURES.get(features) if type(features) is str else None
+        self._mode = mode if mode is not None else _mode_for(features)
         self.is_xml = self._mode == "xml"
         self.hidden = True
         self._base_url: str | Callable[[], str | None] | None = base_url
         self.original_encoding: str | None = None
         self.declared_html_encoding: str | None = None
-        self._doctype = None
-        self._doctype_index = 0
-        self._trailer = []
+        self._pending = None
+        self._top_doctype = None
+        self._top_doctype_index = 0
+        self._top_trailer = []
         self._kept = {}
-        self._leader = []
+        self._top_leader = []
         self._verbatim = set()
         self._root = None
         self._el = None
         self._doc = self
-        if hasattr(markup, "read"):
+        if not isinstance(markup, (str, bytes)) and hasattr(markup, "read"):
             markup = markup.read()
         if isinstance(markup, (str, bytes)):
             self._parse(markup, from_encoding)
@@ -353,7 +361,7 @@ class Soup(Tag):
                 root = None
         self._set_root(root, markup, parsed_here=True)
         if root is None and markup.strip():
-            self._trailer = self._rootless_nodes(markup)
+            self._top_trailer = self._rootless_nodes(markup)
 
     def _parse_xml_bytes(self, data: bytes, encoding: str | None) -> None:
         data = _replace_surrogate_references(data)
@@ -415,8 +423,26 @@ class Soup(Tag):
         self._root = root
         if root is None or self.is_xml:
             if root is not None:
-                self._doctype = self._xml_doctype(root)
+                self._top_doctype = self._xml_doctype(root)
             return
+        if not parsed_here:
+            # A tree parsed elsewhere (a Scrapy response's): its document
+            # level is worked out on first use.  Most spiders only search,
+            # and it cost more than the rest of wrapping the tree (the first
+            # ``response.soup`` after ``response.css()``, issue 6).
+            self._pending = (root, source)
+            return
+        self._document_level(root, source, parsed_here)
+
+    def _settle(self) -> None:
+        """Work out the document level of an adopted tree (see `_set_root`)."""
+        pending = self._pending
+        if pending is not None:
+            self._pending = None
+            self._document_level(pending[0], pending[1], parsed_here=False)
+
+    def _document_level(self, root: Any, source: str | None, parsed_here: bool) -> None:
+        """The doctype, and bs4's children before and after the root."""
         # Where the first start tag is: what comes before is the document
         # level (doctype, comments, stray end tags).
         head_end = len(source or "")
@@ -434,11 +460,20 @@ class Soup(Tag):
             has_doctype = bool(info.doctype)
         elif source is not None:
             has_doctype = _DOCTYPE_IN_SOURCE.search(source, 0, head_end) is not None
+            if (
+                has_doctype
+                and (name, public_id, system_url) == _LIBXML2_DEFAULT_DOCTYPE
+                and public_id.lower() not in source[:head_end].lower()
+            ):
+                # The parser (parsel's keeps libxml2's default) dropped the
+                # page's doctype after a stray end tag and invented its own:
+                # the leader's events give the page's.
+                has_doctype = False
         else:
             # No source at hand: only libxml2's invented doctype is dropped.
             has_doctype = (name, public_id, system_url) != _LIBXML2_DEFAULT_DOCTYPE
         if has_doctype and info.doctype:
-            self._doctype = Doctype._synthetic(  # type: ignore[assignment]
+            self._top_doctype = Doctype._synthetic(  # type: ignore[assignment]
                 Doctype._string_for_name_and_ids(name, public_id, system_url), self
             )
             if source is not None:
@@ -446,7 +481,7 @@ class Soup(Tag):
                 # before the doctype stay before it in bs4's list.
                 found = _DOCTYPE_IN_SOURCE.search(source)
                 head = source[: found.start()] if found else ""
-                self._doctype_index = len(_LEADING_NODE.findall(head))
+                self._top_doctype_index = len(_LEADING_NODE.findall(head))
         if source is not None:
             trailer = self._trailer_from(source, head_end)
             # Each None stands for one of the comments lxml kept last after
@@ -455,8 +490,8 @@ class Soup(Tag):
             nodes = sum(x is None for x in trailer)
             last = list(root.itersiblings())[::-1][:nodes]
             if len(last) == nodes and not any(isinstance(n.tag, str) for n in last):
-                self._trailer = trailer
-            self._leader = self._leader_from(source, head_end, root)
+                self._top_trailer = trailer
+            self._top_leader = self._leader_from(source, head_end, root)
 
     def _leader_from(
         self, source: str, head_end: int, root: Any
@@ -499,8 +534,8 @@ class Soup(Tag):
             def doctype(self, name: str, pubid: str | None, system: str | None) -> None:
                 if self.started:
                     return
-                if soup._doctype is None:
-                    soup._doctype = Doctype._synthetic(  # type: ignore[assignment]
+                if soup._top_doctype is None:
+                    soup._top_doctype = Doctype._synthetic(  # type: ignore[assignment]
                         Doctype._string_for_name_and_ids(name, pubid, system), soup
                     )
                 events.append("")  # the doctype's place
@@ -523,8 +558,8 @@ class Soup(Tag):
             if event is None:
                 leader.append(None)
             elif event == "":
-                if soup._doctype is not None:
-                    leader.append(soup._doctype)
+                if soup._top_doctype is not None:
+                    leader.append(soup._top_doctype)
             else:
                 value = normalize_text(event, None, False)
                 leader.append(NavigableString._synthetic(value, soup))
@@ -559,7 +594,7 @@ class Soup(Tag):
                 )
 
             def doctype(self, name: str, pubid: str | None, system: str | None) -> None:
-                soup._doctype = Doctype._synthetic(  # type: ignore[assignment]
+                soup._top_doctype = Doctype._synthetic(  # type: ignore[assignment]
                     Doctype._string_for_name_and_ids(name, pubid, system), soup
                 )
 
@@ -603,6 +638,31 @@ class Soup(Tag):
         return items
 
     # -- the document level ---------------------------------------------------------
+    # Read through these, which work out an adopted tree's document level first.
+    @property
+    def _doctype(self) -> Doctype | None:
+        if self._pending is not None:
+            self._settle()
+        return self._top_doctype
+
+    @property
+    def _doctype_index(self) -> int:
+        if self._pending is not None:
+            self._settle()
+        return self._top_doctype_index
+
+    @property
+    def _trailer(self) -> list[NavigableString | None]:
+        if self._pending is not None:
+            self._settle()
+        return self._top_trailer
+
+    @property
+    def _leader(self) -> list[NavigableString | None]:
+        if self._pending is not None:
+            self._settle()
+        return self._top_leader
+
     def _top_children(self) -> list[Any]:
         if self._el is not None:
             return [*self.children]
