@@ -9,22 +9,30 @@ plus the parsel spider with the add-on enabled and ``.soup`` never touched
 (issue 6: the middleware's cost).  The callback is ``bench_extract``'s.
 
 Issue 6's overhead (``--overhead K``): one pages/s figure per spider is too
-noisy on a shared machine to see 3%, so the parsel spider runs K times with
-and K times without the add-on, interleaved (ABBA), and the medians are
-compared, in pages/s and in CPU time per page (the crawl process's own,
-which other processes' load moves much less). In the add-on runs, every
-hook the add-on puts on the path of a response or an item is also timed
-directly, as a fraction of the run's CPU time per page.
+noisy on a shared machine to see 3%, so the parsel spider runs in K pairs of
+crawls, without and with the add-on, back to back (which one goes first
+alternates: ABBA), each in its own process. Each crawl is measured over its
+steady part (the first tenth of the pages left out): CPU time per page of the
+crawl process (``getrusage``: user + system, every thread), wall-clock pages/s
+and the cyclic GC's time. The report gives, per pair, with / without, and
+their median, quartiles and range, with a 90% bootstrap interval of the
+median. One more add-on crawl times every hook the add-on puts on the path of
+a response or an item, as a fraction of its CPU time per page.
+``--crawl KIND --profile FILE`` profiles one crawl (cProfile, same window).
 
     python benchmarks/bench_crawl.py [--pages 2000] [--concurrency 16]
-    python benchmarks/bench_crawl.py --overhead 5 --pages 1000
+    python benchmarks/bench_crawl.py --overhead 12 --pages 600
+    python benchmarks/bench_crawl.py --crawl parsel-addon --pages 600 --profile with.prof
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import functools
+import gc
 import json
+import random
 import resource
 import statistics
 import subprocess
@@ -109,38 +117,113 @@ def instrument_addon() -> dict[str, float]:
     return spent
 
 
-def crawl(kind: str, port: int, pages: int, concurrency: int) -> dict[str, Any]:
+def gc_meter() -> dict[str, float]:
+    """Count the cyclic garbage collector's runs per generation, and their CPU time.
+
+    Returns the dict the ``gc.callbacks`` hook adds to: ``gen0``..``gen2``
+    (collections), ``seconds`` (thread CPU time inside them), ``collected``.
+    """
+    totals: dict[str, float] = {"seconds": 0.0, "collected": 0}
+    for generation in range(3):
+        totals[f"gen{generation}"] = 0
+        totals[f"gen{generation}_seconds"] = 0.0
+    started: list[float] = []
+
+    def callback(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started.append(time.thread_time())
+        elif started:
+            elapsed = time.thread_time() - started.pop()
+            generation = info["generation"]
+            totals["seconds"] += elapsed
+            totals[f"gen{generation}"] += 1
+            totals[f"gen{generation}_seconds"] += elapsed
+            totals["collected"] += info["collected"]
+
+    gc.callbacks.append(callback)
+    return totals
+
+
+def _process_cpu() -> float:
+    """User + system CPU seconds of this process (every thread), from getrusage."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def crawl(
+    kind: str,
+    port: int,
+    pages: int,
+    concurrency: int,
+    profile: str | None = None,
+    hooks: bool = True,
+) -> dict[str, Any]:
     """Run one crawl in this process; return pages, seconds, pages/s, peak RSS.
 
-    Also the crawl's CPU time per page (from the first request to the spider's
-    close) and, with the add-on, the time spent in its hooks per page.
+    Also, over the steady part of the crawl (from the callback of the page
+    after the first tenth to the last callback: start-up and lazy imports
+    left out), the CPU time per page (user + system time of the whole
+    process, from ``getrusage``), the wall-clock pages/s, and the cyclic GC's
+    collections and CPU time; with the add-on and ``hooks``, the time spent in
+    its hooks per page. ``profile``: write a cProfile of the reactor thread
+    over that window to that file.
     """
     import bs4
     import scrapy
     from bench_extract import extract_parsel, extract_soup
     from scrapy.crawler import CrawlerProcess
 
-    spent = instrument_addon() if kind in ("soup", "parsel-addon") else {}
-    cpu: dict[str, float] = {}
+    addon = kind in ("soup", "parsel-addon")
+    spent = instrument_addon() if addon and hooks else {}
+    collections = gc_meter()
+    profiler = cProfile.Profile() if profile else None
+    warmup = max(1, pages // 10)
+    marks: dict[str, dict[str, Any]] = {}
+    seen = [0]
+
+    def mark(name: str) -> None:
+        if name == "start":
+            # Counting objects takes a while: outside the window.
+            objects = len(gc.get_objects())
+        marks[name] = {
+            "cpu": _process_cpu(),
+            "wall": time.perf_counter(),
+            "gc": dict(collections),
+            "hooks": sum(spent.values()),
+            "hooks_by": dict(spent),
+        }
+        if name == "start":
+            marks[name]["objects"] = objects
+            if profiler is not None:
+                profiler.enable()
+        else:
+            if profiler is not None:
+                profiler.disable()
+            marks[name]["objects"] = len(gc.get_objects())
 
     class BenchSpider(scrapy.Spider):
         name = "bench"
 
         async def start(self) -> Any:
-            cpu["start"] = time.process_time()
             for i in range(pages):
                 yield scrapy.Request(f"http://127.0.0.1:{port}/page/{i}")
 
         def closed(self, reason: str) -> None:
-            cpu["end"] = time.process_time()
+            if "start" in marks and "end" not in marks:
+                mark("end")  # some pages failed: the window ends here
 
         def parse(self, response: Any) -> Any:
+            seen[0] += 1
+            if seen[0] == warmup + 1:
+                mark("start")
             if kind == "soup":
                 yield extract_soup(response.soup)
             elif kind == "bs4":
                 yield extract_soup(bs4.BeautifulSoup(response.text, "lxml"))
             else:
                 yield extract_parsel(response.selector)
+            if seen[0] == pages:
+                mark("end")
 
     settings: dict[str, Any] = {
         "LOG_LEVEL": "ERROR",
@@ -152,16 +235,33 @@ def crawl(kind: str, port: int, pages: int, concurrency: int) -> dict[str, Any]:
         "DOWNLOAD_DELAY": 0,
         "AUTOTHROTTLE_ENABLED": False,
     }
-    if kind in ("soup", "parsel-addon"):
+    if addon:
         settings["ADDONS"] = {"scrapy_soup.Addon": 0}
     process = CrawlerProcess(settings)
     crawler = process.create_crawler(BenchSpider)
     process.crawl(crawler)
     process.start()
+    if profiler is not None and profile:
+        profiler.dump_stats(profile)
     stats = crawler.stats.get_stats() if crawler.stats else {}
     seconds = float(stats.get("elapsed_time_seconds", 0.0))
     received = int(stats.get("response_received_count", 0))
-    cpu_s = cpu.get("end", 0.0) - cpu.get("start", 0.0)
+    first, last = marks.get("start"), marks.get("end")
+    if first is None or last is None:
+        raise RuntimeError(f"only {seen[0]} of {pages} pages reached the callback")
+    # Callbacks in the window: the one that opened it ran its extraction
+    # after the mark, the last one before its mark.
+    window = seen[0] - warmup
+    wall = last["wall"] - first["wall"]
+
+    def per_page_ms(key: str, sub: str | None = None) -> float:
+        a, b = (
+            (first[key], last[key])
+            if sub is None
+            else (first[key][sub], last[key][sub])
+        )
+        return float(b - a) / window * 1e3
+
     return {
         "pages": received,
         "items": int(stats.get("item_scraped_count", 0)),
@@ -169,10 +269,24 @@ def crawl(kind: str, port: int, pages: int, concurrency: int) -> dict[str, Any]:
         "pages_per_s": received / seconds if seconds else 0.0,
         # ru_maxrss is in KiB on Linux.
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-        "cpu_ms_per_page": cpu_s / received * 1e3 if received else 0.0,
-        "addon_ms_per_page": sum(spent.values()) / received * 1e3 if received else 0.0,
+        "window_pages": window,
+        "window_pages_per_s": window / wall if wall else 0.0,
+        "cpu_ms_per_page": per_page_ms("cpu"),
+        "gc_ms_per_page": per_page_ms("gc", "seconds"),
+        "gc_ms_per_page_by_generation": [
+            per_page_ms("gc", f"gen{g}_seconds") for g in range(3)
+        ],
+        "gc_collections": [
+            int(last["gc"][f"gen{g}"] - first["gc"][f"gen{g}"]) for g in range(3)
+        ],
+        "gc_collected_per_page": (last["gc"]["collected"] - first["gc"]["collected"])
+        / window,
+        # Objects the cyclic GC tracks: what each full collection walks.
+        "gc_objects": [first["objects"], last["objects"]],
+        "addon_ms_per_page": per_page_ms("hooks"),
         "addon_hooks_ms_per_page": {
-            k: v / received * 1e3 for k, v in spent.items() if received
+            k: (v - first["hooks_by"].get(k, 0.0)) / window * 1e3
+            for k, v in last["hooks_by"].items()
         },
     }
 
@@ -188,7 +302,7 @@ def _start_server() -> tuple[subprocess.Popen[str], int]:
 
 
 def _crawl_subprocess(
-    kind: str, port: int, pages: int, concurrency: int
+    kind: str, port: int, pages: int, concurrency: int, hooks: bool = True
 ) -> dict[str, Any]:
     out = subprocess.run(
         [
@@ -202,6 +316,7 @@ def _crawl_subprocess(
             str(pages),
             "--concurrency",
             str(concurrency),
+            *([] if hooks else ["--no-hooks"]),
         ],
         capture_output=True,
         text=True,
@@ -212,13 +327,51 @@ def _crawl_subprocess(
     return result
 
 
+def _quantile(values: list[float], q: float) -> float:
+    """The ``q`` quantile of ``values`` (linear interpolation)."""
+    ordered = sorted(values)
+    pos = q * (len(ordered) - 1)
+    low = int(pos)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (pos - low)
+
+
+def _spread(values: list[float]) -> dict[str, float]:
+    """Median, quartiles and extremes of ``values``."""
+    return {
+        "median": statistics.median(values),
+        "q1": _quantile(values, 0.25),
+        "q3": _quantile(values, 0.75),
+        "min": min(values),
+        "max": max(values),
+    }
+
+
+def _median_interval(
+    values: list[float], level: float = 0.9, resamples: int = 4000
+) -> tuple[float, float]:
+    """A bootstrap interval for the median of ``values`` (fixed seed)."""
+    rng = random.Random(6)
+    medians = sorted(
+        statistics.median(rng.choices(values, k=len(values))) for _ in range(resamples)
+    )
+    tail = (1 - level) / 2
+    return _quantile(medians, tail), _quantile(medians, 1 - tail)
+
+
 def measure_overhead(
     runs: int, pages: int, concurrency: int, progress: Any = None
 ) -> dict[str, Any]:
-    """The parsel spider with and without the add-on, ``runs`` times each, ABBA.
+    """The parsel spider without and with the add-on: ``runs`` pairs, ABBA.
 
-    Returns every run and the medians: pages/s, CPU ms per page, and the
-    add-on's own hooks in ms per page (timed inside the add-on runs).
+    Each crawl runs in its own process against one server; the two crawls of
+    a pair run back to back (which goes first alternates), so a change of the
+    machine's load between pairs moves both. The figures are per pair
+    (with / without: CPU per page of the crawl process, wall-clock pages/s)
+    and their median, quartiles and a 90% bootstrap interval of the median;
+    "within 3%" holds when that interval's bad end is within 3%. The A/B
+    runs do not time the hooks (the timing costs a little); one more add-on
+    run does, for the hooks' share of a page.
     """
     server, port = _start_server()
     try:
@@ -227,71 +380,98 @@ def measure_overhead(
             "parsel-addon": [],
         }
         for i in range(runs):
-            # ABBA: neither kind always runs first (warm caches, drifting load).
             order = ["parsel", "parsel-addon"]
             if i % 2:
                 order.reverse()
             for kind in order:
-                r = _crawl_subprocess(kind, port, pages, concurrency)
+                r = _crawl_subprocess(kind, port, pages, concurrency, hooks=False)
                 runs_by_kind[kind].append(r)
                 if progress is not None:
                     progress(
-                        f"  {kind:13} run {i + 1}: {r['pages_per_s']:6.1f} pages/s, "
-                        f"CPU {r['cpu_ms_per_page']:6.2f} ms/page, "
-                        f"add-on {r['addon_ms_per_page']:.3f} ms/page"
+                        f"  {kind:13} run {i + 1}: {r['window_pages_per_s']:6.1f} "
+                        f"pages/s, CPU {r['cpu_ms_per_page']:6.2f} ms/page "
+                        f"(GC {r['gc_ms_per_page']:5.2f})"
                     )
+        timed = _crawl_subprocess("parsel-addon", port, pages, concurrency)
+        if progress is not None:
+            progress(
+                f"  add-on hooks timed: {timed['addon_ms_per_page']:.3f} ms/page "
+                f"of {timed['cpu_ms_per_page']:.2f}"
+            )
     finally:
         server.terminate()
         server.wait()
 
-    def median(kind: str, key: str) -> float:
-        return statistics.median(r[key] for r in runs_by_kind[kind])
+    without, with_ = runs_by_kind["parsel"], runs_by_kind["parsel-addon"]
 
-    without_pps, with_pps = (
-        median("parsel", "pages_per_s"),
-        median("parsel-addon", "pages_per_s"),
-    )
-    without_cpu, with_cpu = (
-        median("parsel", "cpu_ms_per_page"),
-        median("parsel-addon", "cpu_ms_per_page"),
-    )
-    addon_ms = median("parsel-addon", "addon_ms_per_page")
-    hooks = sorted(
-        {h for r in runs_by_kind["parsel-addon"] for h in r["addon_hooks_ms_per_page"]}
-    )
+    def ratios(key: str) -> list[float]:
+        return [b[key] / a[key] for a, b in zip(without, with_, strict=True)]
+
+    cpu_ratios, pps_ratios = ratios("cpu_ms_per_page"), ratios("window_pages_per_s")
+    gc_without = [r["gc_ms_per_page"] for r in without]
+    gc_with = [r["gc_ms_per_page"] for r in with_]
+    cpu_interval = _median_interval(cpu_ratios)
+    pps_interval = _median_interval(pps_ratios)
+    addon_ms = timed["addon_ms_per_page"]
     return {
         "runs": runs_by_kind,
+        "timed_run": timed,
         "pages": pages,
-        "pages_per_s": {"without": without_pps, "with": with_pps},
-        "pages_per_s_ratio": with_pps / without_pps,
-        "cpu_ms_per_page": {"without": without_cpu, "with": with_cpu},
-        "cpu_ratio": with_cpu / without_cpu,
-        "addon_ms_per_page": addon_ms,
-        "addon_fraction": addon_ms / with_cpu,
-        "hooks_ms_per_page": {
-            h: statistics.median(
-                r["addon_hooks_ms_per_page"].get(h, 0.0)
-                for r in runs_by_kind["parsel-addon"]
-            )
-            for h in hooks
+        "pairs": runs,
+        "cpu_ms_per_page": {
+            "without": _spread([r["cpu_ms_per_page"] for r in without]),
+            "with": _spread([r["cpu_ms_per_page"] for r in with_]),
         },
+        "pages_per_s": {
+            "without": _spread([r["window_pages_per_s"] for r in without]),
+            "with": _spread([r["window_pages_per_s"] for r in with_]),
+        },
+        "gc_ms_per_page": {"without": _spread(gc_without), "with": _spread(gc_with)},
+        "cpu_ratios": cpu_ratios,
+        "cpu_ratio": statistics.median(cpu_ratios),
+        "cpu_ratio_spread": _spread(cpu_ratios),
+        "cpu_ratio_interval": cpu_interval,
+        "pages_per_s_ratios": pps_ratios,
+        "pages_per_s_ratio": statistics.median(pps_ratios),
+        "pages_per_s_ratio_spread": _spread(pps_ratios),
+        "pages_per_s_ratio_interval": pps_interval,
+        "within_3_percent": cpu_interval[1] <= 1.03 and pps_interval[0] >= 1 / 1.03,
+        "addon_ms_per_page": addon_ms,
+        "addon_fraction": addon_ms / timed["cpu_ms_per_page"],
+        "hooks_ms_per_page": timed["addon_hooks_ms_per_page"],
     }
 
 
 def overhead_report(o: dict[str, Any]) -> str:
-    """The medians of :func:`measure_overhead` in a few lines."""
-    pps, cpu = o["pages_per_s"], o["cpu_ms_per_page"]
-    n = len(o["runs"]["parsel"])
+    """:func:`measure_overhead`'s figures in a few lines."""
+
+    def spread(d: dict[str, float], fmt: str) -> str:
+        return (
+            f"median {d['median']:{fmt}} (quartiles {d['q1']:{fmt}}-{d['q3']:{fmt}}, "
+            f"range {d['min']:{fmt}}-{d['max']:{fmt}})"
+        )
+
+    cpu, pps, gcs = o["cpu_ms_per_page"], o["pages_per_s"], o["gc_ms_per_page"]
+    lo, hi = o["cpu_ratio_interval"]
+    plo, phi = o["pages_per_s_ratio_interval"]
     lines = [
-        f"add-on overhead, parsel spider, {o['pages']} pages, median of {n} runs each:",
-        f"  pages/s      without {pps['without']:7.1f}  with {pps['with']:7.1f}  "
-        f"with/without {o['pages_per_s_ratio']:.1%}",
-        f"  CPU ms/page  without {cpu['without']:7.2f}  with {cpu['with']:7.2f}  "
-        f"with/without {o['cpu_ratio']:.1%}",
-        f"  add-on hooks {o['addon_ms_per_page']:.3f} ms/page = "
-        f"{o['addon_fraction']:.2%} of the CPU per page",
+        f"add-on overhead, parsel spider, {o['pairs']} interleaved pairs of "
+        f"{o['pages']}-page crawls (steady part: the first tenth left out):",
+        f"  CPU ms/page without: {spread(cpu['without'], '.2f')}",
+        f"  CPU ms/page with:    {spread(cpu['with'], '.2f')}",
+        f"  CPU with/without per pair: {spread(o['cpu_ratio_spread'], '.1%')}; "
+        f"90% interval of the median {lo:.1%}-{hi:.1%}",
+        f"  pages/s without: {spread(pps['without'], '.1f')}",
+        f"  pages/s with:    {spread(pps['with'], '.1f')}",
+        f"  pages/s with/without per pair: {spread(o['pages_per_s_ratio_spread'], '.1%')}; "
+        f"90% interval of the median {plo:.1%}-{phi:.1%}",
+        f"  GC ms/page without {gcs['without']['median']:.2f}, "
+        f"with {gcs['with']['median']:.2f} (medians)",
+        f"  within 3%: {'yes' if o['within_3_percent'] else 'not shown'}",
+        f"  add-on hooks (one more timed run) {o['addon_ms_per_page']:.3f} ms/page = "
+        f"{o['addon_fraction']:.2%} of its CPU per page",
     ]
-    for hook, ms in o["hooks_ms_per_page"].items():
+    for hook, ms in sorted(o["hooks_ms_per_page"].items()):
         lines.append(f"    {hook:24} {ms * 1e3:7.1f} us/page")
     return "\n".join(lines)
 
@@ -334,14 +514,45 @@ def main() -> None:
         metavar="K",
         help="issue 6: K interleaved runs each of the parsel spider with/without the add-on",
     )
+    parser.add_argument(
+        "--profile", metavar="FILE", help="with --crawl: cProfile the crawl into FILE"
+    )
+    parser.add_argument(
+        "--json", metavar="FILE", help="with --overhead: every run's figures, as JSON"
+    )
+    parser.add_argument(
+        "--no-hooks",
+        action="store_true",
+        help="with --crawl: do not time the add-on's hooks one by one",
+    )
     args = parser.parse_args()
     if args.serve:
         serve()
     elif args.crawl:
-        print(json.dumps(crawl(args.crawl, args.port, args.pages, args.concurrency)))
+        if not args.port:
+            # A crawl on its own (profiling): start the corpus server here.
+            server, args.port = _start_server()
+        else:
+            server = None
+        try:
+            result = crawl(
+                args.crawl,
+                args.port,
+                args.pages,
+                args.concurrency,
+                profile=args.profile,
+                hooks=not args.no_hooks,
+            )
+        finally:
+            if server is not None:
+                server.terminate()
+                server.wait()
+        print(json.dumps(result))
     elif args.overhead:
         o = measure_overhead(args.overhead, args.pages, args.concurrency, print)
         print(overhead_report(o))
+        if args.json:
+            Path(args.json).write_text(json.dumps(o, indent=1), encoding="utf-8")
     else:
         threading.current_thread().name = "bench_crawl"
         for label, r in run_all(args.pages, args.concurrency, print).items():
