@@ -5,6 +5,11 @@ the same decoded text, then run the same typical spider searches.  Times
 exclude parsing unless the row says "end to end" (parse + the searches).
 Targets (issue 4): compiled forms >= 20x, callables >= 1x, end to end >= 10x.
 
+The "XPath alone" column is the ceiling for a compiled form: libxml2
+evaluating ``count()`` of the equivalent XPath on the same tree (no Python
+object for any result), and "max" is bs4's time over it: no view over lxml
+can be faster than that ratio.
+
     python benchmarks/bench_search.py [--repeat N] [--pages SUBSTRING]
 """
 
@@ -20,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import bs4
+from lxml import etree
 
 from scrapy_soup._tree._soup import Soup
 
@@ -62,6 +68,19 @@ COMPILED: list[tuple[str, Search]] = [
     ('find_all(attrs={"data-x": True})', lambda s, c, d: s.find_all(attrs={d: True})),
     ("soup.body.a (dot access)", lambda s, c, d: s.body.a if s.body else None),
 ]
+#: The bare XPath each compiled search amounts to ({c}: the class, {d}: the data-* name).
+XPATH_ALONE: dict[str, str] = {
+    'find_all("a", href=True)': "count(descendant::a[@href])",
+    'find("div", class_=...)': "count((descendant::div[contains(@class, '{c}')]"
+    "[contains(concat(' ', normalize-space(@class), ' '), ' {c} ')])[1])",
+    "find_all(class_=...)": "count(descendant::*[contains(@class, '{c}')]"
+    "[contains(concat(' ', normalize-space(@class), ' '), ' {c} ')])",
+    'find_all(["h1","h2","h3"])': "count(descendant::h1 | descendant::h2 | descendant::h3)",
+    'select("article p")': "count(descendant-or-self::article/descendant::p)",
+    'select("div > a[href]")': "count(descendant-or-self::div/a[@href])",
+    'find_all(attrs={"data-x": True})': "count(descendant::*[@{d}])",
+}
+
 CALLABLES: list[tuple[str, Search]] = [
     (
         "find_all(lambda t: ...)",
@@ -91,15 +110,22 @@ def bench_page(text: str, totals: dict[str, list[float]], repeat: int) -> None:
     for label, search in COMPILED + CALLABLES:
         t_bs4 = timed(lambda s=search: s(theirs, cls, data), repeat)  # type: ignore[misc]
         t_ours = timed(lambda s=search: s(ours, cls, data), repeat)  # type: ignore[misc]
-        row = totals.setdefault(label, [0.0, 0.0])
+        row = totals.setdefault(label, [0.0, 0.0, 0.0])
         row[0] += t_bs4
         row[1] += t_ours
+        template = XPATH_ALONE.get(label)
+        if template is not None:
+            try:
+                xpath = etree.XPath(template.format(c=cls, d=data))
+            except etree.XPathSyntaxError:  # a class with a quote, an odd name
+                continue
+            row[2] += timed(lambda x=xpath: x(ours._root), repeat)  # type: ignore[misc]
 
     def run_all(soup: Any) -> None:
         for _, search in COMPILED:
             search(soup, cls, data)
 
-    e2e = totals.setdefault("end to end (parse + compiled searches)", [0.0, 0.0])
+    e2e = totals.setdefault("end to end (parse + the searches above)", [0.0, 0.0, 0.0])
     e2e[0] += timed(lambda: run_all(bs4.BeautifulSoup(text, "lxml")), 1)
     e2e[1] += timed(lambda: run_all(Soup(text, "lxml")), 1)
 
@@ -115,10 +141,17 @@ def main() -> None:
         bench_page(path.read_bytes().decode("utf-8"), totals, args.repeat)
 
     print(f"{len(pages)} pages, best of {args.repeat}; total seconds over all pages")
-    print(f"{'search':45} {'bs4':>9} {'scrapy_soup':>12} {'ratio':>8}")
-    for label, (t_bs4, t_ours) in totals.items():
+    print(
+        f"{'search':45} {'bs4':>9} {'scrapy_soup':>12} {'ratio':>8}"
+        f" {'XPath alone':>12} {'max':>7}"
+    )
+    for label, (t_bs4, t_ours, t_xpath) in totals.items():
         kind = " (callable)" if any(label == name for name, _ in CALLABLES) else ""
-        print(f"{label + kind:45} {t_bs4:9.4f} {t_ours:12.4f} {t_bs4 / t_ours:7.1f}x")
+        ceiling = f" {t_xpath:12.4f} {t_bs4 / t_xpath:6.1f}x" if t_xpath else ""
+        print(
+            f"{label + kind:45} {t_bs4:9.4f} {t_ours:12.4f} {t_bs4 / t_ours:7.1f}x"
+            + ceiling
+        )
 
 
 if __name__ == "__main__":

@@ -53,6 +53,25 @@ def test_select_matches_soupsieve(selector: str) -> None:
     assert _shape(ours.select_one(selector)) == _shape(theirs.select_one(selector))
 
 
+@pytest.mark.parametrize("features", ["lxml", "xml"])
+@pytest.mark.parametrize(
+    "selector", [r".a\ b", ".a", ".b", ".c", r".a\2003 b", r".x\c y"]
+)
+def test_class_tokens_split_as_soupsieve_splits(features: str, selector: str) -> None:
+    # The XPath token test splits on four characters; bs4 (HTML) splits on
+    # Python's whitespace, soupsieve (XML) on [ \t\r\n\f]; a name holding
+    # whitespace is never one token.
+    markup = (
+        '<r><p class="a b">1</p><p class="a\u2003b">2</p><p class="a&#12;b c">3</p>'
+        '<p class="x&#12;y">4</p><p class="a\xa0">5</p></r>'
+    )
+    ours = Soup(markup, features)
+    theirs = bs4.BeautifulSoup(markup, features)
+    assert [str(t) for t in ours.select(selector)] == [
+        str(t) for t in theirs.select(selector)
+    ]
+
+
 def test_scoped_select_and_css_methods() -> None:
     ours = Soup(DOC, "lxml")
     theirs = bs4.BeautifulSoup(DOC, "lxml")

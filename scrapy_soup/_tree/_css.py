@@ -41,7 +41,7 @@ from cssselect.xpath import ExpressionError, XPathExpr
 from lxml import etree
 
 from ._attrs import CDATA_LIST_ATTRIBUTES, split_value
-from ._xpath import _LRU, _TRANSLATE_WS, NS, literal
+from ._xpath import _LRU, NS, literal
 
 if TYPE_CHECKING:
     from ._elements import Tag
@@ -49,6 +49,8 @@ if TYPE_CHECKING:
 
 _NOT_EMPTY = re.compile("[^ \t\r\n\f]")
 _CSS_WS = re.compile("[ \t\r\n\f]")
+#: Any whitespace (Python's): a class name holding some is never one token.
+_HAS_SPACE = re.compile(r"\s")
 _SIMPLE = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*\Z")
 
 #: soupsieve's ``HTML_CASE_INSENSITIVE_ATTRIBUTES``: compared in ASCII lower case in HTML.
@@ -438,13 +440,16 @@ class SoupSieveTranslator(HTMLTranslator):
         check = self._fn(_ClassMatcher(name, self.xml))
         padded = literal(f" {name} ")
         lit = literal(name)
-        if padded is None or lit is None or not name:
+        if padded is None or lit is None or not name or _HAS_SPACE.search(name):
+            # (An escaped space, ``.a\\ b``, is never one token: the exact check.)
             return _add(xpath, f"@class and {check}(@class)")
-        translated = _TRANSLATE_WS.format(a="class")
         # contains() first: it rejects most elements before the costly tests.
+        # The token test splits on XPath's four whitespace characters only: a
+        # hit is exact (the name holds no whitespace, so an XPath token equal
+        # to it is one of soupsieve's too), a miss goes to the exact check.
         return _add(
             xpath,
-            f"contains(@class, {lit}) and (contains(concat(' ', normalize-space({translated}), ' '), {padded})"
+            f"contains(@class, {lit}) and (contains(concat(' ', normalize-space(@class), ' '), {padded})"
             f" or {check}(@class))",
         )
 
@@ -655,8 +660,11 @@ def compile_selector(
     return compiled
 
 
-def _root_of(el: Any) -> Any:
-    return el.getroottree().getroot()
+#: Whether the document holds a ``<template>`` (then the expressions keep to
+#: template worlds).  libxml2 answers this about twice as fast as lxml's
+#: ``iter("template")``, which walks the whole tree whenever the word is in
+#: the document's dictionary (most pages).
+_HAS_TEMPLATE = etree.XPath("boolean(/descendant::template)")
 
 
 class CSS:
@@ -694,7 +702,7 @@ class CSS:
         mode = self._mode(doc)
         templates = False
         if mode != "xml" and context is not None:
-            templates = next(_root_of(context).iter("template"), None) is not None
+            templates = bool(_HAS_TEMPLATE(context))
         if namespaces is None:
             namespaces = getattr(self.tag, "_namespaces", None)
         return compile_selector(select, mode, templates, namespaces), templates
