@@ -426,7 +426,7 @@ def contents_html_from_xml(el: etree._Element) -> tuple[str, str] | None:
     xml = etree.tostring(el, encoding="unicode", with_tail=False)
     if "&#" in xml and _OTHER_REFERENCE.search(xml):
         return None
-    if next(el.iter("pre", "textarea"), None) is None:
+    if "<pre" not in xml and "<textarea" not in xml:
         settled = _collapse(xml)
     else:
         settled = _collapse_outside_preserving(xml)

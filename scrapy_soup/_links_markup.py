@@ -20,7 +20,7 @@ from typing import Any
 
 from lxml import etree
 
-from ._fragment_output import contents_html
+from ._fragment_output import contents_html, contents_html_from_xml
 
 __all__ = [
     "Target",
@@ -78,11 +78,17 @@ _TREE = etree._ElementTree
 class Target:
     """The lxml element to work on, and how to hand the result back."""
 
-    __slots__ = ("element", "original")
+    __slots__ = ("element", "original", "plain")
 
-    def __init__(self, element: etree._Element, original: object) -> None:
+    def __init__(
+        self, element: etree._Element, original: object, plain: bool = False
+    ) -> None:
         self.element = element
         self.original = original
+        #: The tree is one `contents_html_from_xml` can write (see
+        #: `remember_parse`); whoever changes it more than link values
+        #: change must set this to False.
+        self.plain = plain
 
     @property
     def elements(self) -> list[etree._Element]:
@@ -111,17 +117,18 @@ def parse_fragment(text: str) -> Target:
         # `clean` parsed its own output to check it; that tree is this
         # parse (and is handed out once: the caller changes it).
         _LAST.parse = None
-        return Target(last[1], text)
+        return Target(last[1], text, last[2])
     # One call on UTF-8 bytes: half the time of feeding a str, which lxml
     # hands to libxml2 in Python's internal (often 4-byte) form.  The parser's
     # encoding is fixed, so a <meta charset> in the text changes nothing.
-    markup = "<html><body>" + text
+    # Joined as bytes: a str join would copy the page in Python's internal
+    # form first.
     try:
-        data = markup.encode("utf-8")
+        data = b"<html><body>" + text.encode("utf-8")
     except UnicodeEncodeError:
         # Lone surrogates cannot be encoded; a decoder would have made them
         # U+FFFD.  (Searching for them first would cost more than the parse.)
-        data = _SURROGATE.sub("\ufffd", markup).encode("utf-8")
+        data = b"<html><body>" + _SURROGATE.sub("\ufffd", text).encode("utf-8")
     parser = getattr(_LAST, "parser", None)
     if parser is None:
         parser = _LAST.parser = _html_parser()
@@ -130,18 +137,24 @@ def parse_fragment(text: str) -> Target:
     return Target(body if body is not None else root, text)
 
 
-def remember_parse(text: str, container: etree._Element) -> None:
+def remember_parse(text: str, container: etree._Element, plain: bool = False) -> None:
     """Keep *container*, the fragment parse of *text*, for the next `parse_fragment`.
 
     ``absolutize_links(clean(html), base)`` then parses once less: `clean`
     parses its output to check it, and hands that tree on when the same
     string object comes next.  One tree per thread, dropped by the next parse.
+    *plain*: the tree is settled and plain as `contents_html_from_xml`
+    needs it (`clean`'s output written that way parses back so).
     """
-    _LAST.parse = (text, container)
+    _LAST.parse = (text, container, plain)
 
 
 def serialize_fragment(target: Target) -> str:
     """Serialize the container's contents (not the container) as ``str()`` of a soup."""
+    if target.plain:
+        written = contents_html_from_xml(target.element)
+        if written is not None:
+            return written[0]
     return contents_html(target.element)
 
 

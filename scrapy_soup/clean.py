@@ -832,7 +832,9 @@ def _clean_string(
         return result
     again = parse_fragment(result).element
     if _same_tree(el, again, settled):
-        remember_parse(result, again)
+        # Written from XML, the output parses back to a tree that is plain
+        # too (the same tree): `absolutize_links` can write it so again.
+        remember_parse(result, again, settled is not None)
         return result
     return _clean_string_rounds(text, policy, base_url, extra_attrs)
 

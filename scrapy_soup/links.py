@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 from lxml import etree
 
+from ._fragment_output import MULTI_VALUED
 from ._links_markup import give_back, set_attribute, set_text, target_element
 from ._links_url import (
     Base,
@@ -281,7 +282,11 @@ def absolutize_links(
     '<img srcset="https://example.com/dir/a,1.jpg 1x, https://example.com/dir/b.jpg 2x"/><a href="#top">top</a>'
     """
     target = target_element(html_or_tag)
+    extra_attrs = tuple(extra_attrs)
     for element in target.elements:
         absolutize_element(element, base_url, extra_attrs=extra_attrs)
+    if not MULTI_VALUED.isdisjoint(extra_attrs):
+        # A multi-valued attribute (class) rewritten is no longer settled.
+        target.plain = False
     result: Any = give_back(target)
     return result  # type: ignore[no-any-return]

@@ -539,3 +539,43 @@ def test_corpus_base_fixtures_with_bs4() -> None:
                 assert new[attr] == urljoin(base_dir, old[attr])
                 rewritten += 1
         assert count >= rewritten > 0
+
+
+def test_after_clean_the_checked_tree_is_written_by_lxml(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import sys
+
+    from scrapy_soup import clean
+    from scrapy_soup._fragment_output import contents_html
+
+    module = sys.modules["scrapy_soup._links_markup"]
+    real = module.contents_html_from_xml
+    calls: list[bool] = []
+
+    def spy(el: etree._Element) -> object:
+        written = real(el)
+        calls.append(written is not None)
+        return written
+
+    monkeypatch.setattr(module, "contents_html_from_xml", spy)
+    markup = '<p class=" a  b " title=t>x <a href="b.html" rel=" n  f ">y</a></p>'
+    cleaned = clean(markup, "epub")
+    # clean() hands its checked parse on, and knows it is plain: the same
+    # text as the Python serializer writes, written by lxml.
+    reference = html.fragment_fromstring(cleaned, create_parent="div")
+    absolutize_element(reference, PAGE)
+    assert absolutize_links(cleaned, PAGE) == contents_html(reference)
+    assert calls == [True]
+    # A link attribute that is also multi-valued: the Python serializer.
+    calls.clear()
+    cleaned = clean(markup, "epub")
+    reference = html.fragment_fromstring(cleaned, create_parent="div")
+    absolutize_element(reference, PAGE, extra_attrs=["rel"])
+    assert absolutize_links(cleaned, PAGE, extra_attrs=["rel"]) == (
+        contents_html(reference)
+    )
+    assert calls == []
+    # A string that clean() did not write: parsed, written by Python.
+    absolutize_links(markup, PAGE)
+    assert calls == []
