@@ -191,6 +191,12 @@ class _Cleaner:
         self.style_allowed = "style" not in remove and (
             allowed is None or "style" in allowed
         )
+        #: What this policy removes with its content, for `etree.strip_elements`.
+        self.preremove: tuple[Any, ...] = tuple(
+            name for name in sorted(remove) if _SIMPLE_TAG.match(name)
+        )
+        if not policy.keep_comments:
+            self.preremove += (etree.Comment, etree.ProcessingInstruction, etree.Entity)
         #: Common names this policy removes from every tag (see `_clean_tree`).
         self.prestrip = tuple(
             name for name in _COMMON_ATTRIBUTES if self.dropped_everywhere(name)
@@ -486,6 +492,7 @@ def _clean_tree(
     link_names: Set[str] | None,
     found: list[Any],
     settle: bool = False,
+    strip_first: bool = False,
 ) -> tuple[CleanStats, bool]:
     """`clean_element`; with *link_names*, also collect the kept elements links may be in.
 
@@ -497,7 +504,9 @@ def _clean_tree(
     back as the string output has them (`settle_attributes`); the second
     value returned says whether the tree is then plain, so that
     `contents_html_from_xml` can write it.  The counts then leave out the
-    common attributes stripped first.
+    common attributes stripped first.  With *strip_first* (the string path
+    too), the elements removed with their content and the comments are
+    removed first in C, and not counted.
     """
     compiled = _cleaner(get_policy(policy))
     keep_comments = compiled.policy.keep_comments
@@ -509,6 +518,12 @@ def _clean_tree(
         # reads fewer names (most elements then have none left).  No check
         # reads them (see `_COMMON_ATTRIBUTES`).
         etree.strip_attributes(el, *compiled.prestrip)
+    if strip_first:
+        # The same for the elements removed with their content, and the
+        # comments: in C, without the walk visiting them or `_remove`
+        # merging their tails into the text before (the tail's text nodes
+        # stay, next to it).
+        etree.strip_elements(el, *compiled.preremove, with_tail=False)
 
     # 1. One walk (lxml's iterator: far cheaper than XPath predicates on
     #    this corpus).  It collects comments and processing instructions
@@ -793,6 +808,7 @@ def _clean_string(
     policy: CleanPolicy | str | None,
     base_url: str | None,
     extra_attrs: Iterable[str],
+    strip_first: bool = True,
 ) -> str:
     """`clean` of a string: one parse, one serialization, one re-parse to check.
 
@@ -806,17 +822,19 @@ def _clean_string(
     equal.  Then cleaning the output again would change nothing (cleaning a
     cleaned tree is a no-op), so it is the fixed point.  Otherwise the
     output is cleaned again until it stops changing (`_clean_string_rounds`).
+
+    *strip_first*: see `_clean_tree`.  Text next to an element removed
+    that way keeps characters the lxml API refuses, which `_remove` (the
+    reference) drops when it joins the tail to the text before: the rare
+    output holding one is made again without *strip_first*.
     """
     target = parse_fragment(text)
     el = target.element
     found: list[Any] = []
-    if base_url is None:
-        plain = _clean_tree(el, policy, None, found, settle=True)[1]
-    else:
-        extra_attrs = tuple(extra_attrs)
-        plain = _clean_tree(
-            el, policy, link_attribute_names(extra_attrs), found, settle=True
-        )[1]
+    extra_attrs = tuple(extra_attrs)
+    names = None if base_url is None else link_attribute_names(extra_attrs)
+    plain = _clean_tree(el, policy, names, found, True, strip_first)[1]
+    if base_url is not None:
         absolutize_nodes(el, found, base_url, extra_attrs=extra_attrs)
         # Links written after the walk settled the attributes must not be
         # multi-valued ones (only a user's extra_attrs could name one).
@@ -825,9 +843,14 @@ def _clean_string(
     if written is None:
         result = contents_html(el, settle=True)
         settled = None
+        refused = _REFUSED_CHARACTER.search(result) is not None
     else:
-        # The serialization of the settled tree came with the output.
+        # The serialization of the settled tree came with the output.  (It
+        # declines control characters; lxml writes U+FFFE/U+FFFF as they are.)
         result, settled = written
+        refused = "\ufffe" in result or "\uffff" in result
+    if refused and strip_first:
+        return _clean_string(text, policy, base_url, extra_attrs, False)
     if result == text and base_url is None:
         return result
     again = parse_fragment(result).element
@@ -878,6 +901,9 @@ def _clean_string_rounds(
         result = serialize_fragment(target)
     return result
 
+
+#: Characters lxml's API refuses in text (see `_links_markup.set_text`).
+_REFUSED_CHARACTER = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 #: Re-parse rounds for string input; the HTML parser's fix-ups settle in
 #: one or two.
