@@ -7,8 +7,9 @@ the downloader middleware's own wrapping, then
   decoding the body, parsing it with lxml and running one query (what the
   spider pays before it ever touches the soup);
 - ``first soup``: the first ``response.soup`` on that same response (the
-  soup wrapper over the tree parsel built, plus the ``<base href>`` look-up
-  for ``soup.base_url``).
+  soup wrapper over the tree parsel built; the ``<base href>`` look-up and
+  the document level -- doctype, what surrounds the root -- are done when
+  first needed, and are not part of it).
 
 Each is timed on ``--rounds`` fresh responses per page and the minimum kept
 (the noise on a shared machine only ever adds time). The target: the first
