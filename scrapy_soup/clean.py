@@ -93,6 +93,9 @@ class CleanStats:
         return self
 
 
+#: `_Cleaner.tag_actions` for nodes that are not elements.
+_NOT_ELEMENT = 3
+
 # Attribute decisions.
 _KEEP, _DROP, _URL, _URL_LIST, _SRCSET, _STYLE, _REFRESH, _ANIMATE = range(8)
 
@@ -180,8 +183,12 @@ class _Cleaner:
         allowed = policy.allowed_tags
         remove = policy.remove_tags - (allowed or frozenset())
         self.remove = remove
-        #: raw lxml tag -> 0 keep, 1 unwrap, 2 remove.
-        self.tag_actions: dict[Any, int] = {}
+        #: raw lxml tag -> 0 keep, 1 unwrap, 2 remove, 3 a comment (or
+        #: processing instruction, entity: their tag is a function), -1 keep
+        #: (see `tag_action`).
+        self.tag_actions: dict[Any, int] = dict.fromkeys(
+            (etree.Comment, etree.ProcessingInstruction, etree.Entity), _NOT_ELEMENT
+        )
         #: raw lxml tag -> raw attribute name -> decision.
         self.decisions_by_tag: dict[Any, dict[Any, int]] = {}
         #: (raw lxml tag, *attribute names in order) -> `_Plan`.
@@ -208,6 +215,8 @@ class _Cleaner:
         A plain tree is one `contents_html_from_xml` can write: tag names
         it can read in the XML text, none written specially by bs4.
         """
+        if not isinstance(tag, str):
+            return _NOT_ELEMENT
         local = _local_tag(tag)
         allowed = self.policy.allowed_tags
         if local in self.remove:
@@ -541,6 +550,7 @@ def _clean_tree(
     attributes_removed = 0
     strip: set[Any] = set()
     plain = settle
+    url_ok = compiled.url_ok
     node: Any
     for node in el.iter():
         if skip_to is not None:
@@ -548,75 +558,81 @@ def _clean_tree(
                 skip_to = None
             continue
         tag = node.tag
-        if not isinstance(tag, str):
-            if not (
-                keep_comments
-                and isinstance(node, etree._Comment)
-                and _comment_ok(node.text)
-            ):
-                comments.append(node)
-            else:
-                plain = False
-            continue
         action = actions.get(tag)
         if action is None:
             action = actions[tag] = compiled.tag_action(tag)
-        if action < 0:
-            plain = False
-        elif node is not el and action:
-            if action == 2:
-                removed.append(node)
-                last = node
-                while len(last):
-                    last = last[-1]
-                if last is not node:
-                    skip_to = last
-                continue
-            unwrapped += 1
-            if tag in unwrap:
-                continue
-            if _PLAIN_TAG.match(tag):
-                unwrap.add(tag)
-            else:
-                odd.append(node)
-            continue
-        names = node.keys()
-        if link_names is not None and (
-            tag == "style" or (names and not link_names.isdisjoint(names))
-        ):
-            found.append(node)
-        if names:
-            plan_key = (tag, *names)
-            plan = plans.get(plan_key)
-            if plan is None:
-                plan = plans[plan_key] = compiled.plan(tag, plan_key[1:])
-            drops, checks, drop_all, ordered, stripped, fixed, simple, rewrite = plan
-            if not simple:
-                plain = False
-            if ordered:
-                attributes_removed += _clean_attributes(
-                    compiled, by_tag, node, tag, names
-                )
-                if plain and rewrite and not settle_attributes(node):
+        if action:
+            if action == _NOT_ELEMENT:
+                if not (
+                    keep_comments
+                    and isinstance(node, etree._Comment)
+                    and _comment_ok(node.text)
+                ):
+                    comments.append(node)
+                else:
                     plain = False
                 continue
-            attributes_removed += fixed
-            if stripped:
-                # Removed from the whole tree in one pass at the end.
-                strip.update(stripped)
-            if drop_all:
-                node.attrib.clear()
+            if action < 0:
+                plain = False
+            elif node is not el:
+                if action == 2:
+                    removed.append(node)
+                    last = node
+                    while len(last):
+                        last = last[-1]
+                    if last is not node:
+                        skip_to = last
+                    continue
+                unwrapped += 1
+                if tag in unwrap:
+                    continue
+                if _PLAIN_TAG.match(tag):
+                    unwrap.add(tag)
+                else:
+                    odd.append(node)
                 continue
-            for name, decision, local, key in checks:
-                if not _value_ok(
-                    compiled, node, decision, local, key, node.get(name, "")
-                ):
-                    drops = (*drops, name)
-                    attributes_removed += 1
-            if drops:
-                _delete_attributes(node, drops)
+        names = node.keys()
+        if not names:
+            # Most elements once the common attributes are stripped.
+            if tag == "style" and link_names is not None:
+                found.append(node)
+            continue
+        if link_names is not None and (
+            tag == "style" or not link_names.isdisjoint(names)
+        ):
+            found.append(node)
+        plan_key = (tag, *names)
+        plan = plans.get(plan_key)
+        if plan is None:
+            plan = plans[plan_key] = compiled.plan(tag, plan_key[1:])
+        drops, checks, drop_all, ordered, stripped, fixed, simple, rewrite = plan
+        if not simple:
+            plain = False
+        if ordered:
+            attributes_removed += _clean_attributes(compiled, by_tag, node, tag, names)
             if plain and rewrite and not settle_attributes(node):
                 plain = False
+            continue
+        attributes_removed += fixed
+        if stripped:
+            # Removed from the whole tree in one pass at the end.
+            strip.update(stripped)
+        if drop_all:
+            node.attrib.clear()
+            continue
+        for name, decision, local, key in checks:
+            value = node.get(name, "")
+            if not (
+                url_ok(value, local, key)
+                if decision == _URL
+                else _value_ok(compiled, node, decision, local, key, value)
+            ):
+                drops = (*drops, name)
+                attributes_removed += 1
+        if drops:
+            _delete_attributes(node, drops)
+        if plain and rewrite and not settle_attributes(node):
+            plain = False
     stats.attributes_removed = attributes_removed
 
     # 2. Remove, then unwrap; tails stay in place.
