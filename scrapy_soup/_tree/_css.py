@@ -715,10 +715,9 @@ class CSS:
         return count
 
     def _wrap(self, nodes: list[Any]) -> list[Tag]:
-        from ._elements import wrap
+        from ._elements import wrap_all
 
-        doc = self._scope()[2]
-        return [wrap(n, doc) for n in nodes]
+        return wrap_all(nodes, self._scope()[2])
 
     def _run_select(self, select: str, namespaces: Any, first: bool) -> list[Any]:
         context, with_self, _doc = self._scope()
