@@ -211,7 +211,8 @@ class SoupSpiderMiddleware(BaseSpiderMiddleware):
         self._warned_url_field: set[type] = set()
 
     def get_processed_item(self, item: Any, response: Response | None) -> Any:
-        if response is None or not ItemAdapter.is_item(item):
+        # A dict is the usual item; is_item() asks every adapter class.
+        if response is None or not (type(item) is dict or ItemAdapter.is_item(item)):
             return item
         origin = self._by_response.get(response)
         if origin is None:

@@ -133,10 +133,10 @@ class _HtmlFieldPipeline:
     # -- item handling -------------------------------------------------------
     def process_item(self, item: Any, spider: Spider | None = None) -> Any:
         # ``spider`` is optional: Scrapy < 2.14 passes it, later ones do not.
-        adapter = ItemAdapter(item)
-        names = self._html_field_names(adapter)
+        names = self._html_field_names(item)
         if not names:
             return item
+        adapter = ItemAdapter(item)
         base_url = self._base_url_of(item, adapter)
         totals: dict[str, int] = {}
         failed: list[str] = []
@@ -184,16 +184,26 @@ class _HtmlFieldPipeline:
         if self._stats is not None:
             self._stats.inc_value(key, count)
 
-    def _html_field_names(self, adapter: ItemAdapter) -> list[str]:
+    def _html_field_names(self, item: Any) -> list[str]:
+        # Every item passes here, most with no HTML field: a plain dict (the
+        # usual item) is read directly, as ItemAdapter's Mapping walk is
+        # Python-level per field, and a dict class declares no fields.
+        fields: Any
+        marked: tuple[str, ...]
+        if type(item) is dict:
+            fields, marked = item, ()
+        else:
+            fields = ItemAdapter(item)
+            marked = self._marked_fields(type(item))
         page_element = _tree_types()[0]
         names: list[str] = []
         for name in self._config.html_fields:
-            if name in adapter and name not in names:
+            if name in fields and name not in names:
                 names.append(name)
-        for name in self._marked_fields(type(adapter.item)):
-            if name in adapter and name not in names:
+        for name in marked:
+            if name in fields and name not in names:
                 names.append(name)
-        for name, value in adapter.items():
+        for name, value in fields.items():
             if name not in names and _holds_soup(value, page_element):
                 names.append(name)
         return names
