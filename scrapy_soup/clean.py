@@ -204,6 +204,11 @@ class _Cleaner:
         )
         if not policy.keep_comments:
             self.preremove += (etree.Comment, etree.ProcessingInstruction, etree.Entity)
+        #: The string path may remove elements in C first (`_clean_string`):
+        #: its trees can be plain.
+        self.strip_first = not policy.keep_comments and all(
+            self.tag_action(tag) > 0 for tag in _SPECIAL
+        )
         #: Common names this policy removes from every tag (see `_clean_tree`).
         self.prestrip = tuple(
             name for name in _COMMON_ATTRIBUTES if self.dropped_everywhere(name)
@@ -841,32 +846,36 @@ def _clean_string(
 
     *strip_first*: see `_clean_tree`.  Text next to an element removed
     that way keeps characters the lxml API refuses, which `_remove` (the
-    reference) drops when it joins the tail to the text before: the rare
-    output holding one is made again without *strip_first*.
+    reference) drops when it joins the tail to the text before.  Only the
+    XML path can tell (it declines a tree holding control characters;
+    U+FFFE/U+FFFF it writes as they are), so a tree it cannot write is
+    made again without *strip_first*; policies that keep comments or
+    script, style or meta elements (never written so) go without it.
     """
+    compiled = _cleaner(get_policy(policy))
+    strip_first = strip_first and compiled.strip_first
     target = parse_fragment(text)
     el = target.element
     found: list[Any] = []
     extra_attrs = tuple(extra_attrs)
     names = None if base_url is None else link_attribute_names(extra_attrs)
-    plain = _clean_tree(el, policy, names, found, True, strip_first)[1]
+    plain = _clean_tree(el, compiled.policy, names, found, True, strip_first)[1]
     if base_url is not None:
         absolutize_nodes(el, found, base_url, extra_attrs=extra_attrs)
         # Links written after the walk settled the attributes must not be
         # multi-valued ones (only a user's extra_attrs could name one).
         plain = plain and MULTI_VALUED.isdisjoint(extra_attrs)
     written = contents_html_from_xml(el) if plain else None
+    if strip_first and (
+        written is None or "\ufffe" in written[0] or "\uffff" in written[0]
+    ):
+        return _clean_string(text, policy, base_url, extra_attrs, False)
     if written is None:
         result = contents_html(el, settle=True)
         settled = None
-        refused = _REFUSED_CHARACTER.search(result) is not None
     else:
-        # The serialization of the settled tree came with the output.  (It
-        # declines control characters; lxml writes U+FFFE/U+FFFF as they are.)
+        # The serialization of the settled tree came with the output.
         result, settled = written
-        refused = "\ufffe" in result or "\uffff" in result
-    if refused and strip_first:
-        return _clean_string(text, policy, base_url, extra_attrs, False)
     if result == text and base_url is None:
         return result
     again = parse_fragment(result).element
@@ -917,9 +926,6 @@ def _clean_string_rounds(
         result = serialize_fragment(target)
     return result
 
-
-#: Characters lxml's API refuses in text (see `_links_markup.set_text`).
-_REFUSED_CHARACTER = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 #: Re-parse rounds for string input; the HTML parser's fix-ups settle in
 #: one or two.

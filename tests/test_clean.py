@@ -794,6 +794,9 @@ def test_common_attributes_stripped_first_change_nothing(
         "a\ufffe<style>s</style>b\uffff",
         "<p>a\x0c<iframe></iframe></p>",
         "<p>\x03 <b>kept apart</b></p>",
+        # A form feed is whitespace: the output's string collapses to " ".
+        '<form ping="\t\n\r\x0c"><![CDATA[x]]>\x0c',
+        "<p><!--c-->\x0c<b>b</b></p>",
     ],
 )
 def test_removed_elements_next_to_refused_characters(text: str) -> None:
@@ -804,6 +807,31 @@ def test_removed_elements_next_to_refused_characters(text: str) -> None:
     # refuses.  The string path must notice and give the reference's text.
     for base in (None, "https://example.com/a/"):
         assert clean(text, base_url=base) == _clean_string_rounds(text, None, base, ())
+
+
+_NEIGHBOURS = st.sampled_from(
+    ["<!--c-->", "<script>s</script>", "<style>x</style>", "<iframe></iframe>",
+     "\x01", "\x0c", "\ufffe", " ", "\n", "\t", "a", "<p>", "</p>", "<b>", "</b>",
+     "<form>", "</form>", "<x-y>", "</x-y>", "<pre>", "</pre>", "<?php x ?>",
+     "<![CDATA[x]]>", "&#13;", "<a href='b'>", "</a>", "<td>", "<br>"]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(_NEIGHBOURS, max_size=14),
+    st.sampled_from([None, "strict", "epub"]),
+    st.sampled_from([None, "https://example.com/a/"]),
+)
+def test_removed_elements_next_to_refused_characters_generated(
+    pieces: list[str], preset: str | None, base: str | None
+) -> None:
+    from scrapy_soup.clean import _clean_string_rounds
+
+    text = "".join(pieces)
+    assert clean(text, preset, base_url=base) == _clean_string_rounds(
+        text, preset, base, ()
+    )
 
 
 @pytest.mark.skipif(not PAGES, reason="corpus not available")
