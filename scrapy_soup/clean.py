@@ -218,7 +218,8 @@ class _Cleaner:
         """0 keep, 1 unwrap, 2 remove with content; -1 keep, a tree no longer plain.
 
         A plain tree is one `contents_html_from_xml` can write: tag names
-        it can read in the XML text, none written specially by bs4.
+        it can read in the XML text, none written specially by bs4.  Nodes
+        that are not elements (their tag is not a str) get 3.
         """
         if not isinstance(tag, str):
             return _NOT_ELEMENT
