@@ -222,6 +222,7 @@ def _absolutize_nodes(
     kinds: dict[str, int],
 ) -> int:
     base, document_url = document_base(el, base_url)
+    resolve = base.resolve
     count = 0
     local_tags: dict[str, str] = {}
     for node in nodes:
@@ -238,14 +239,23 @@ def _absolutize_nodes(
             new = None
             n = 0
             if kind == _SINGLE:
+                # Most links: one URL, set at once.
                 if name in _ONLY_ON and local_tag not in _ONLY_ON[name]:
                     continue
-                resolved = (document_url if local_tag == "base" else base).resolve(
-                    value
+                resolved = (
+                    document_url.resolve(value)
+                    if local_tag == "base"
+                    else resolve(value)
                 )
-                if resolved is not None and resolved != value:
-                    new, n = resolved, 1
-            elif kind == _SRCSET:
+                if resolved is None or resolved == value:
+                    continue
+                try:
+                    node.set(name, resolved)
+                except ValueError:
+                    set_attribute(node, name, resolved)
+                count += 1
+                continue
+            if kind == _SRCSET:
                 new, n = _rewrite_spans(value, srcset_url_spans(value), base)
             elif kind == _LIST:
                 new, n = _rewrite_spans(value, ping_spans(value), base)
