@@ -390,15 +390,18 @@ def _walk_strings(
         results.append(string)
         return limit is not None and len(results) >= limit
 
-    # The slots' tests are written out in the loop: most slots are empty
-    # or repeat a text, and a call per slot was a third of the search.
+    def test(owner: Any, is_tail: bool, raw: str) -> bool:
+        """Test a text slot not known to fail; True when ``limit`` is reached."""
+        v = known(raw, -1)
+        if v < 0:
+            v = verdict(raw)
+        return v > 0 and found(owner, is_tail, raw, v == 2)
+
+    # ``known(raw, -1)`` before each call: most slots are empty or repeat a
+    # text already known not to match, and a call per slot was a third of
+    # the search.
     raw = top.text
-    if (
-        raw
-        and (v := known(raw, -1))
-        and (v > 0 or (v := verdict(raw)))
-        and found(top, False, raw, v == 2)
-    ):
+    if raw and known(raw, -1) and test(top, False, raw):
         return
     stack = [top]
     nodes = top.iter()
@@ -408,22 +411,12 @@ def _walk_strings(
         while stack[-1] is not parent:
             done = stack.pop()
             raw = done.tail
-            if (
-                raw
-                and (v := known(raw, -1))
-                and (v > 0 or (v := verdict(raw)))
-                and found(done, True, raw, v == 2)
-            ):
+            if raw and known(raw, -1) and test(done, True, raw):
                 return
         stack.append(el)
         if isinstance(el.tag, str):
             raw = el.text
-            if (
-                raw
-                and (v := known(raw, -1))
-                and (v > 0 or (v := verdict(raw)))
-                and found(el, False, raw, v == 2)
-            ):
+            if raw and known(raw, -1) and test(el, False, raw):
                 return
         else:  # a comment or PI: tested as the view's string
             string = wrap(el, doc)
@@ -434,12 +427,7 @@ def _walk_strings(
     while len(stack) > 1:
         done = stack.pop()
         raw = done.tail
-        if (
-            raw
-            and (v := known(raw, -1))
-            and (v > 0 or (v := verdict(raw)))
-            and found(done, True, raw, v == 2)
-        ):
+        if raw and known(raw, -1) and test(done, True, raw):
             return
 
 
