@@ -21,11 +21,16 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parent))
 
 HERE = Path(__file__).parent
+#: The row of the view over parsel's tree (workload 2's extraction run on it).
+VIEW = "parsel + scrapy_soup view (extraction run)"
 KINDS = {
     "scrapy_soup": "soup",
     "bs4 (lxml)": "bs4",
     "parsel": "parsel",
     "lxml.html": "lxml",
+    # The plugin's own case: response.soup is a view over the tree parsel
+    # already holds; what it adds to a page is this row minus parsel's.
+    VIEW: "view",
 }
 
 
@@ -55,6 +60,18 @@ def hold(kind: str, count: int) -> dict[str, float]:
 
         def parse(text: str) -> Any:
             return parsel.Selector(text=text)
+    elif kind == "view":
+        import parsel
+        from bench_extract import extract_soup
+
+        from scrapy_soup import Soup
+
+        def parse(text: str) -> Any:
+            # What a callback holds: the selector, its soup, the wrappers
+            # and strings an extraction made (the soup keeps them).
+            soup = Soup(parsel.Selector(text=text))
+            extract_soup(soup)
+            return soup
     else:
         import lxml.html
 

@@ -325,6 +325,15 @@ def report(
         lines.append(
             f"\n(The 100 pages are {text_mb:.0f} MB of text, held by every run.)"
         )
+        view = memory.get(bench_memory.VIEW)
+        parsel_row = memory.get("parsel")
+        if view and parsel_row:
+            added = view["per_page_mb"] - parsel_row["per_page_mb"]
+            lines.append(
+                f"\nThe view over parsel's tree (`response.soup`, after workload 2's "
+                f"extraction) adds {added:.2f} MB per page to what parsel holds: "
+                f"{added / memory[BS4]['per_page_mb']:.2f}x of a bs4 page."
+            )
     extra = extra or {}
     if extra.get("overhead"):
         lines += [
