@@ -18,10 +18,14 @@ and the cyclic GC's time. The report gives, per pair, with / without, and
 their median, quartiles and range, with a 90% bootstrap interval of the
 median. One more add-on crawl times every hook the add-on puts on the path of
 a response or an item, as a fraction of its CPU time per page.
-``--crawl KIND --profile FILE`` profiles one crawl (cProfile, same window).
+``--instructions`` counts, instead of timing, what a page costs without and
+with the add-on (valgrind's cachegrind; other processes' load does not move
+a count). ``--crawl KIND --profile FILE`` profiles one crawl (cProfile, same
+window).
 
     python benchmarks/bench_crawl.py [--pages 2000] [--concurrency 16]
     python benchmarks/bench_crawl.py --overhead 12 --pages 600
+    python benchmarks/bench_crawl.py --instructions --pages 400
     python benchmarks/bench_crawl.py --crawl parsel-addon --pages 600 --profile with.prof
 """
 
@@ -33,6 +37,7 @@ import functools
 import gc
 import json
 import random
+import re
 import resource
 import statistics
 import subprocess
@@ -476,6 +481,86 @@ def overhead_report(o: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _instructions(kind: str, port: int, pages: int, concurrency: int) -> int:
+    """Instructions executed by one whole crawl process, counted by valgrind."""
+    out = subprocess.run(
+        [
+            "valgrind",
+            "--tool=cachegrind",
+            "--cache-sim=no",
+            "--cachegrind-out-file=/dev/null",
+            sys.executable,
+            str(HERE / "bench_crawl.py"),
+            "--crawl",
+            kind,
+            "--port",
+            str(port),
+            "--pages",
+            str(pages),
+            "--concurrency",
+            str(concurrency),
+            "--no-hooks",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    found = re.search(r"I\s+refs:\s+([\d,]+)", out.stderr)
+    if out.returncode or found is None:
+        raise RuntimeError(f"valgrind crawl {kind} failed:\n{out.stderr[-3000:]}")
+    return int(found.group(1).replace(",", ""))
+
+
+def measure_instructions(
+    pages: int, concurrency: int, progress: Any = None
+) -> dict[str, Any]:
+    """Instructions per page without and with the add-on: a count, not a time.
+
+    Other processes' load moves time, not the number of instructions a crawl
+    executes. Each configuration crawls ``pages // 4`` and ``pages`` pages
+    under valgrind (cachegrind, ~20x slower; the four crawls run two at a
+    time); the difference of the two counts, divided by the difference of the
+    page counts, leaves out start-up and shutdown. Instructions are not time
+    (cache misses are not counted), so this says how much work the add-on
+    adds, and the timed pairs say what that work costs.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    small = max(1, pages // 4)
+    server, port = _start_server()
+    try:
+        jobs = [(k, n) for k in ("parsel", "parsel-addon") for n in (small, pages)]
+        with ThreadPoolExecutor(2) as pool:
+            counts = dict(
+                zip(
+                    jobs,
+                    pool.map(
+                        lambda j: _instructions(j[0], port, j[1], concurrency), jobs
+                    ),
+                    strict=True,
+                )
+            )
+    finally:
+        server.terminate()
+        server.wait()
+    per_page = {
+        kind: (counts[kind, pages] - counts[kind, small]) / (pages - small)
+        for kind in ("parsel", "parsel-addon")
+    }
+    result = {
+        "pages": (small, pages),
+        "counts": {f"{k} {n}": v for (k, n), v in counts.items()},
+        "per_page": per_page,
+        "ratio": per_page["parsel-addon"] / per_page["parsel"],
+    }
+    if progress is not None:
+        progress(
+            f"instructions per page (valgrind, {pages} - {small} pages): without "
+            f"{per_page['parsel'] / 1e6:.1f} M, with {per_page['parsel-addon'] / 1e6:.1f} M, "
+            f"with/without {result['ratio']:.2%}"
+        )
+    return result
+
+
 def run_all(
     pages: int,
     concurrency: int,
@@ -521,6 +606,11 @@ def main() -> None:
         "--json", metavar="FILE", help="with --overhead: every run's figures, as JSON"
     )
     parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="issue 6: instructions per page with/without the add-on (valgrind)",
+    )
+    parser.add_argument(
         "--no-hooks",
         action="store_true",
         help="with --crawl: do not time the add-on's hooks one by one",
@@ -548,6 +638,10 @@ def main() -> None:
                 server.terminate()
                 server.wait()
         print(json.dumps(result))
+    elif args.instructions:
+        result = measure_instructions(args.pages, args.concurrency, print)
+        if args.json:
+            Path(args.json).write_text(json.dumps(result, indent=1), encoding="utf-8")
     elif args.overhead:
         o = measure_overhead(args.overhead, args.pages, args.concurrency, print)
         print(overhead_report(o))
