@@ -208,6 +208,7 @@ SRCSET_CASES = [
     ("a.jpg, b.jpg", ["a.jpg", "b.jpg"]),
     ("a.jpg,, b.jpg", ["a.jpg", "b.jpg"]),
     (",,,,  ,,, data:,a", ["data:,a"]),
+    (",0", ["0"]),
     (" data:,a 1x, data:,b 2x ", ["data:,a", "data:,b"]),
     ("data:,a ( , data:,b 1x, ), data:,c", ["data:,a", "data:,c"]),
     ("data:,a (, data:,b", ["data:,a"]),
