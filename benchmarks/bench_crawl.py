@@ -149,12 +149,6 @@ def gc_meter() -> dict[str, float]:
     return totals
 
 
-def _process_cpu() -> float:
-    """User + system CPU seconds of this process (every thread), from getrusage."""
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
-
-
 def crawl(
     kind: str,
     port: int,
@@ -190,8 +184,11 @@ def crawl(
         if name == "start":
             # Counting objects takes a while: outside the window.
             objects = len(gc.get_objects())
+        usage = resource.getrusage(resource.RUSAGE_SELF)
         marks[name] = {
-            "cpu": _process_cpu(),
+            "cpu": usage.ru_utime + usage.ru_stime,
+            "sys": usage.ru_stime,
+            "faults": usage.ru_minflt + usage.ru_majflt,
             "wall": time.perf_counter(),
             "gc": dict(collections),
             "hooks": sum(spent.values()),
@@ -277,6 +274,10 @@ def crawl(
         "window_pages": window,
         "window_pages_per_s": window / wall if wall else 0.0,
         "cpu_ms_per_page": per_page_ms("cpu"),
+        # The kernel's share (page faults of new memory, sockets) and the
+        # page faults themselves, per page.
+        "sys_ms_per_page": per_page_ms("sys"),
+        "faults_per_page": per_page_ms("faults") / 1e3,
         "gc_ms_per_page": per_page_ms("gc", "seconds"),
         "gc_ms_per_page_by_generation": [
             per_page_ms("gc", f"gen{g}_seconds") for g in range(3)
