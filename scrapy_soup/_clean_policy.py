@@ -5,15 +5,26 @@ children kept), except the ones removed with their content (code and
 embedded documents); attributes not allowed are removed; URL attributes
 keep only allowed schemes.  Some things no policy can allow: event-handler
 attributes (``on*``), and attribute names a browser would read differently.
+
+`_cleaner` compiles a policy for `scrapy_soup.clean`'s tree walk: the
+decision for each tag and attribute name, cached, and the checks of the
+values that matter (URLs, CSS).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import html
 import json
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
+
+from lxml import etree
+
+from ._fragment_output import needs_settling
+from ._links_url import url_scheme
 
 __all__ = [
     "EPUB_POLICY",
@@ -312,3 +323,353 @@ def get_policy(policy: CleanPolicy | str | None) -> CleanPolicy:
         raise ValueError(
             f"unknown clean policy {policy!r}; presets: {', '.join(sorted(POLICIES))}"
         ) from None
+
+
+# -- the policy compiled for the tree walk -------------------------------------
+#: `_Cleaner.tag_actions` for nodes that are not elements.
+_NOT_ELEMENT = 3
+
+# Attribute decisions.
+_KEEP, _DROP, _URL, _URL_LIST, _SRCSET, _STYLE, _REFRESH, _ANIMATE = range(8)
+
+#: Attributes holding one URL (HTML Standard attribute index, legacy and SVG).
+_URL_ATTRS = frozenset(
+    {
+        "href", "src", "action", "formaction", "poster", "cite", "data",
+        "background", "longdesc", "usemap", "manifest", "codebase",
+        "xlink:href", "lowsrc", "dynsrc", "classid", "profile", "itemtype",
+        "itemid", "icon",
+    }
+)  # fmt: skip
+#: The attribute names most frequent in scraped pages (the corpus: ``class``
+#: alone is a third of all attributes).  ``http-equiv`` is not one: a
+#: refresh check reads it.
+_COMMON_ATTRIBUTES = (
+    "class", "id", "style", "rel", "type", "content", "name", "role", "target",
+    "onclick", "value", "property", "itemprop", "tabindex", "aria-label",
+    "aria-hidden", "data-testid", "data-id",
+)  # fmt: skip
+#: A ``"*"`` wildcard never allows these: they must be named.
+_NEEDS_NAMING = frozenset({"style", "srcdoc"})
+#: Attribute names `etree.strip_attributes` takes as they are.
+_STRIPPABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*\Z")
+#: Attribute names a browser reads the same way lxml does (a wildcard keeps
+#: nothing else): ASCII letters, digits, ``-_.:``, starting with a letter.
+_PLAIN_NAME = re.compile(r"[a-z_][a-z0-9_.:\-]*\Z")
+#: Where ``data:image/…`` URLs may stay when the policy allows them.
+_DATA_IMAGE_PLACES = frozenset(
+    {("img", "src"), ("img", "srcset"), ("source", "srcset")}
+)
+_DATA_IMAGE = re.compile(
+    r"data:image/(?:png|gif|jpe?g|webp|avif|bmp)[;,]", re.IGNORECASE
+)
+#: A scheme as the first characters of a value (WHATWG URL, scheme state).
+_SCHEME_AT_START = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):")
+_XML_NS = "http://www.w3.org/XML/1998/namespace"
+_XLINK_NS = "http://www.w3.org/1999/xlink"
+_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_LOWER = "abcdefghijklmnopqrstuvwxyz"
+
+# CSS: comments, escapes (CSS Syntax 3, "consume an escaped code point").
+_CSS_COMMENT = re.compile(r"/\*.*?(?:\*/|\Z)", re.DOTALL)
+_CSS_ESCAPE = re.compile(r"\\([0-9a-fA-F]{1,6})[ \t\n\r\x0c]?|\\(.)", re.DOTALL)
+_CSS_SPACE = re.compile(r"[\x00-\x20]+")
+_CSS_URL_ANY = re.compile(r"url\(([^)]*)")
+_CSS_DANGER = (
+    "expression(", "javascript:", "vbscript:", "livescript:", "-moz-binding",
+    "behavior:", "behaviour:", "@import", "</style", "<!--", "-->",
+)  # fmt: skip
+
+
+def _css_unescape(match: re.Match[str]) -> str:
+    if match.group(1) is not None:
+        code = int(match.group(1), 16)
+        return (
+            chr(code)
+            if 0 < code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF
+            else "\ufffd"
+        )
+    return match.group(2)
+
+
+def _local_tag(tag: str) -> str:
+    """Lowercase local name: ``{ns}svg`` -> ``svg``, ``svg:script`` -> ``script``."""
+    if tag[:1] == "{":
+        tag = tag[tag.index("}") + 1 :]
+    return tag[tag.rfind(":") + 1 :].lower()
+
+
+def _attr_key(name: str) -> str:
+    """Lowercase attribute name, with the xlink/xml namespaces as prefixes."""
+    if name[:1] == "{":
+        ns, _, local = name[1:].partition("}")
+        prefix = "xlink:" if ns == _XLINK_NS else "xml:" if ns == _XML_NS else ""
+        return (prefix + local).lower()
+    return name.lower()
+
+
+class _Cleaner:
+    """A policy compiled for the tree walk: decision caches per tag."""
+
+    def __init__(self, policy: CleanPolicy) -> None:
+        self.policy = policy
+        allowed = policy.allowed_tags
+        remove = policy.remove_tags - (allowed or frozenset())
+        self.remove = remove
+        #: raw lxml tag -> 0 keep, 1 unwrap, 2 remove, 3 a comment (or
+        #: processing instruction, entity: their tag is a function), -1 keep
+        #: (see `tag_action`).
+        self.tag_actions: dict[Any, int] = dict.fromkeys(
+            (etree.Comment, etree.ProcessingInstruction, etree.Entity), _NOT_ELEMENT
+        )
+        #: raw lxml tag -> raw attribute name -> decision.
+        self.decisions_by_tag: dict[Any, dict[Any, int]] = {}
+        #: (raw lxml tag, *attribute names in order) -> `_Plan`.
+        self.plans: dict[tuple[Any, ...], _Plan] = {}
+        #: raw attribute name -> removed from every tag (`dropped_everywhere`).
+        self.everywhere: dict[Any, bool] = {}
+        self.style_allowed = "style" not in remove and (
+            allowed is None or "style" in allowed
+        )
+        #: What this policy removes with its content, for `etree.strip_elements`.
+        self.preremove: tuple[Any, ...] = tuple(
+            name for name in sorted(remove) if _SIMPLE_TAG.match(name)
+        )
+        if not policy.keep_comments:
+            self.preremove += (etree.Comment, etree.ProcessingInstruction, etree.Entity)
+        #: The string path may remove elements in C first (`_clean_string`):
+        #: its trees can be plain.
+        self.strip_first = not policy.keep_comments and all(
+            self.tag_action(tag) > 0 for tag in _SPECIAL
+        )
+        #: Common names this policy removes from every tag (see `_clean_tree`).
+        self.prestrip = tuple(
+            name for name in _COMMON_ATTRIBUTES if self.dropped_everywhere(name)
+        )
+
+    def tag_action(self, tag: str) -> int:
+        """0 keep, 1 unwrap, 2 remove with content; -1 keep, a tree no longer plain.
+
+        A plain tree is one `contents_html_from_xml` can write: tag names
+        it can read in the XML text, none written specially by bs4.  Nodes
+        that are not elements (their tag is not a str) get 3.
+        """
+        if not isinstance(tag, str):
+            return _NOT_ELEMENT
+        local = _local_tag(tag)
+        allowed = self.policy.allowed_tags
+        if local in self.remove:
+            return 2
+        if allowed is None or local in allowed:
+            return 0 if _SIMPLE_TAG.match(tag) and tag not in _SPECIAL else -1
+        return 1
+
+    def decide(self, tag: str, key: str) -> int:
+        """The decision for attribute *key* on *tag* (both lowercase, local)."""
+        policy = self.policy
+        local = key[key.rfind(":") + 1 :]
+        if local.startswith("on") or key.startswith("on"):
+            # Event handlers: never, whatever the policy says.
+            return _DROP
+        if tag in policy.reset_attributes:
+            allowed = policy.reset_attributes[tag]
+        else:
+            allowed = policy.allowed_attributes.get(
+                "*", frozenset()
+            ) | policy.allowed_attributes.get(tag, frozenset())
+        dropped = policy.drop_attributes.get(
+            "*", frozenset()
+        ) | policy.drop_attributes.get(tag, frozenset())
+        if key in dropped:
+            return _DROP
+        if key not in allowed and (
+            "*" not in allowed or key in _NEEDS_NAMING or not _PLAIN_NAME.match(key)
+        ):
+            return _DROP
+        if key in _URL_ATTRS or local == "href":
+            return _URL
+        if key in ("srcset", "imagesrcset"):
+            return _SRCSET
+        if key in ("ping", "archive"):
+            return _URL_LIST
+        if key == "style":
+            return _STYLE
+        if key == "content":
+            return _REFRESH
+        if key == "attributename":
+            return _ANIMATE
+        return _KEEP
+
+    def plan(self, tag: str, names: tuple[Any, ...]) -> _Plan:
+        """What to do with an element of *tag* whose attributes are *names*.
+
+        Elements repeat the same tag and attribute names (``<div class id>``)
+        all over a page: deciding once per combination leaves only the value
+        checks (URLs, CSS) per element.
+        """
+        decisions = self.decisions_by_tag.get(tag)
+        if decisions is None:
+            decisions = self.decisions_by_tag[tag] = {}
+        local = _local_tag(tag)
+        drops: list[Any] = []
+        stripped: list[Any] = []
+        checks: list[tuple[Any, int, str, str]] = []
+        kept: list[Any] = []
+        for name in names:
+            decision = decisions.get(name)
+            if decision is None:
+                decision = decisions[name] = self.decide(local, _attr_key(name))
+            if decision == _DROP:
+                if self.dropped_everywhere(name):
+                    stripped.append(name)
+                else:
+                    drops.append(name)
+                continue
+            kept.append(name)
+            if decision != _KEEP:
+                checks.append((name, decision, local, _attr_key(name)))
+        # A refresh check reads http-equiv, which an earlier removal in
+        # attribute order may have taken: keep that order (slow path).
+        ordered = any(check[1] == _REFRESH for check in checks)
+        # What the string output needs (see `_clean_tree`); the attributes
+        # kept are a subsequence of *kept* whatever the values' checks say.
+        plain = all(_SIMPLE_ATTRIBUTE.match(name) for name in kept)
+        return _Plan(
+            tuple(drops),
+            tuple(checks),
+            len(drops) == len(names),
+            ordered,
+            tuple(stripped),
+            len(drops) + len(stripped),
+            plain,
+            plain and needs_settling(tag, kept),
+        )
+
+    def dropped_everywhere(self, name: str) -> bool:
+        """Whether attribute *name* goes on every tag, so C can strip it in one pass.
+
+        Only plain names (``etree.strip_attributes`` takes them as they are).
+        """
+        found = self.everywhere.get(name)
+        if found is None:
+            key = _attr_key(name)
+            policy = self.policy
+            allowed_somewhere = any(
+                key in names
+                or (
+                    "*" in names and key not in _NEEDS_NAMING and _PLAIN_NAME.match(key)
+                )
+                for names in (
+                    *policy.allowed_attributes.values(),
+                    *policy.reset_attributes.values(),
+                )
+            )
+            local = key[key.rfind(":") + 1 :]
+            found = self.everywhere[name] = _STRIPPABLE.match(name) is not None and (
+                local.startswith("on")
+                or key.startswith("on")
+                or key in policy.drop_attributes.get("*", frozenset())
+                or not allowed_somewhere
+            )
+        return found
+
+    # -- value checks ---------------------------------------------------
+    def url_ok(self, value: str, tag: str, key: str) -> bool:
+        """Whether a browser would see an allowed scheme (or a relative URL)."""
+        if ":" not in value and "&" not in value:
+            # No scheme whatever the browser strips, and no entity that
+            # could decode to a colon: a relative URL.
+            return self.policy.allow_relative_urls
+        first = value[0]
+        if first in "/?#.":
+            # A scheme starts with a letter, and nothing before this one is
+            # stripped or decoded: relative, however the rest is read.
+            return self.policy.allow_relative_urls
+        match = _SCHEME_AT_START.match(value)
+        if match is not None:
+            # The scheme is written out whole, before any "&": decoding
+            # character references (below) leaves it as it is, and the
+            # browser strips nothing before a letter.
+            return self._scheme_ok(match.group(1).lower(), value, tag, key)
+        if not self._url_ok(value, tag, key):
+            return False
+        # Defence in depth: a serializer that does not escape "&" in URL
+        # attributes would let a browser decode "javascript&colon;" again.
+        return "&" not in value or self._url_ok(html.unescape(value), tag, key)
+
+    def _url_ok(self, value: str, tag: str, key: str) -> bool:
+        return self._scheme_ok(url_scheme(value), value, tag, key)
+
+    def _scheme_ok(self, scheme: str | None, value: str, tag: str, key: str) -> bool:
+        policy = self.policy
+        if scheme is None:
+            return policy.allow_relative_urls
+        if scheme in policy.url_schemes:
+            return True
+        return (
+            scheme == "data"
+            and policy.data_image_urls
+            and (tag, key) in _DATA_IMAGE_PLACES
+            and _DATA_IMAGE.match(value.strip(" \t\n\r\x0c\x00")) is not None
+        )
+
+    def spans_ok(
+        self, value: str, spans: list[tuple[int, int]], tag: str, key: str
+    ) -> bool:
+        return all(self.url_ok(value[s:e], tag, key) for s, e in spans)
+
+    def css_ok(self, css: str, tag: str) -> bool:
+        """Whether CSS is free of script: no expression(), no script URLs, no bindings."""
+        text = html.unescape(css) if "&" in css else css
+        text = _CSS_COMMENT.sub("", text)
+        if "\\" in text:
+            text = _CSS_ESCAPE.sub(_css_unescape, text)
+        squeezed = _CSS_SPACE.sub("", text).lower()
+        if any(bad in squeezed for bad in _CSS_DANGER):
+            return False
+        # Every url(...), quoted or not, must hold an allowed URL; data:
+        # is judged as for <img src> (an image context either way).
+        return all(
+            self.url_ok(m.group(1).strip("'\""), "img", "src")
+            for m in _CSS_URL_ANY.finditer(squeezed)
+        )
+
+
+class _Plan(NamedTuple):
+    """The attribute work for one (tag, attribute names) combination."""
+
+    #: Names removed whatever their value.
+    drops: tuple[Any, ...]
+    #: (name, decision, local tag, attribute key) of the values to check.
+    checks: tuple[tuple[Any, int, str, str], ...]
+    #: Every attribute goes.
+    drop_all: bool
+    #: Check and remove one by one in attribute order (see `_Cleaner.plan`).
+    ordered: bool
+    #: Names no tag keeps: stripped from the whole tree at the end, in C.
+    stripped: tuple[Any, ...]
+    #: Attributes removed whatever the values: drops and stripped.
+    removed: int
+    #: The attributes kept have names `contents_html_from_xml` can read.
+    plain: bool
+    #: The attributes kept must be sorted or respaced (`settle_attributes`).
+    settle: bool
+
+
+#: Tag and attribute names `contents_html_from_xml` reads in the XML text,
+#: and the tags whose text or attributes bs4 writes its own way.
+_SIMPLE_TAG = re.compile(r"[A-Za-z_][A-Za-z0-9_.:\-]*\Z")
+_SIMPLE_ATTRIBUTE = _SIMPLE_TAG
+_SPECIAL = frozenset({"script", "style", "meta"})
+
+_CLEANERS: dict[CleanPolicy, _Cleaner] = {}
+
+
+def _cleaner(policy: CleanPolicy) -> _Cleaner:
+    """The compiled form of *policy* (policies are frozen and hashable)."""
+    found = _CLEANERS.get(policy)
+    if found is None:
+        if len(_CLEANERS) > 64:
+            _CLEANERS.clear()
+        found = _CLEANERS[policy] = _Cleaner(policy)
+    return found

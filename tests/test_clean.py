@@ -606,8 +606,8 @@ def test_one_parse_path_agrees_with_the_rounds(markup: str, preset: str | None) 
 
 def _assert_url_check_is_the_full_check(value: str) -> None:
     """`url_ok`'s shortcuts give what the full check gives, for every preset and place."""
+    from scrapy_soup._clean_policy import _cleaner
     from scrapy_soup._links_url import url_scheme
-    from scrapy_soup.clean import _cleaner
 
     decoded = htmllib.unescape(value)
     for preset in ("safe", "strict", "epub"):
