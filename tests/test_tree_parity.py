@@ -67,6 +67,26 @@ def test_get_text(parsed: tuple[Soup, bs4.BeautifulSoup]) -> None:
     assert ours.get_text("|", strip=True) == theirs.get_text("|", strip=True)
 
 
+#: Elements whose text a spider reads (small ones take get_text()'s walk in
+#: Python, the others its XPath), and the ones that change the rules.
+TEXT_TAGS = [
+    "p", "a", "li", "td", "th", "h1", "h2", "h3", "h4", "span", "b", "em",
+    "strong", "code", "pre", "textarea", "title", "option", "label", "button",
+    "dt", "dd", "figcaption", "blockquote", "script", "style", "template",
+    "rt", "rp", "noscript", "time",
+]  # fmt: skip
+
+
+def test_get_text_of_elements(parsed: tuple[Soup, bs4.BeautifulSoup]) -> None:
+    ours, theirs = parsed
+    mine, refs = ours.find_all(TEXT_TAGS), theirs.find_all(TEXT_TAGS)
+    assert [t.name for t in mine] == [t.name for t in refs]
+    assert [t.get_text() for t in mine] == [t.get_text() for t in refs]
+    assert [t.get_text(" ", strip=True) for t in mine] == [
+        t.get_text(" ", strip=True) for t in refs
+    ]
+
+
 def test_descendants(parsed: tuple[Soup, bs4.BeautifulSoup]) -> None:
     ours, theirs = parsed
     assert _descendants(ours, Tag) == _descendants(theirs, bs4.Tag)

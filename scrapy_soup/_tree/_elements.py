@@ -591,6 +591,69 @@ def child_nodes(el: Any, doc: Soup | None) -> list[Any]:
     return out
 
 
+#: Tags whose strings are not of the page's main text (`STRING_CONTAINERS`),
+#: and those plus the tags that keep whitespace.
+_NOT_PLAIN_TEXT = TEXT_CONTEXT_TAGS - PRESERVE_WHITESPACE_TAGS
+_NOT_PLAIN_TEXT_PRESERVED = TEXT_CONTEXT_TAGS
+#: Elements larger than this take the XPath path of `get_text()`.
+_SMALL_TEXT_NODES = 48
+
+
+def small_text_values(el: Any, strip: bool) -> list[str] | None:
+    """``get_text()``'s values for a small HTML element (a paragraph), or None.
+
+    One walk of its few nodes in Python (a stack of open elements puts each
+    tail after its element's subtree) costs a fraction of an XPath that
+    tests five ancestors of every text node.  None, for the general path,
+    when the element is large, or a ``<script>``, ``<style>``,
+    ``<template>``, ``<rt>``, ``<rp>`` (or, without ``strip``, a
+    ``<pre>``/``<textarea>``) is the element, around it or inside it.
+    """
+    blocked = _NOT_PLAIN_TEXT if strip else _NOT_PLAIN_TEXT_PRESERVED
+    if el.tag in blocked or next(el.iterancestors(*blocked), None) is not None:
+        return None
+    out: list[str] = []
+    append = out.append
+
+    def add(raw: str) -> None:
+        if strip:
+            raw = raw.strip()
+            if raw:
+                append(raw)
+        elif raw.strip(ASCII_SPACES):
+            append(raw)
+        else:  # bs4 collapses a whitespace-only string of the parser
+            append("\n" if "\n" in raw else " ")
+
+    raw = el.text
+    if raw:
+        add(raw)
+    stack = [el]
+    nodes = el.iter()
+    next(nodes)
+    for count, node in enumerate(nodes):
+        if count == _SMALL_TEXT_NODES:
+            return None
+        parent = node.getparent()
+        while stack[-1] is not parent:
+            raw = stack.pop().tail
+            if raw:
+                add(raw)
+        stack.append(node)
+        tag = node.tag
+        if isinstance(tag, str):  # (a comment's or PI's text is not a string)
+            if tag in blocked:
+                return None
+            raw = node.text
+            if raw:
+                add(raw)
+    while len(stack) > 1:
+        raw = stack.pop().tail
+        if raw:
+            add(raw)
+    return out
+
+
 def iter_descendants(el: Any, doc: Soup | None) -> Iterator[Any]:
     """Everything inside ``el`` in document order, without recursion."""
     get_wrapper = _WRAPPER_REFS.get
@@ -966,6 +1029,18 @@ class Tag(PageElement):
         ``<script>``/``<style>``/``<template>``/``<rt>``/``<rp>`` (in a tag
         that is one of those: its own kind of string).
         """
+        el = self._el
+        doc = self._doc
+        if (
+            types is PageElement.default
+            and el is not None
+            and (doc is None or not (doc.is_xml or doc._verbatim))
+        ):
+            # The main text of a small HTML element (None: a string
+            # container is the element, around it or in it; or it is large).
+            values = small_text_values(el, strip)
+            if values is not None:
+                return separator.join(values)
         if types is PageElement.default:
             types = self.interesting_string_types
         if types is not Tag.MAIN_CONTENT_STRING_TYPES:
