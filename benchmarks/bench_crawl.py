@@ -307,23 +307,30 @@ def _start_server() -> tuple[subprocess.Popen[str], int]:
     return server, int(server.stdout.readline())
 
 
+def _crawl_command(
+    kind: str, port: int, pages: int, concurrency: int, hooks: bool
+) -> list[str]:
+    """The command line of one crawl process (``--crawl``)."""
+    return [
+        sys.executable,
+        str(HERE / "bench_crawl.py"),
+        "--crawl",
+        kind,
+        "--port",
+        str(port),
+        "--pages",
+        str(pages),
+        "--concurrency",
+        str(concurrency),
+        *([] if hooks else ["--no-hooks"]),
+    ]
+
+
 def _crawl_subprocess(
     kind: str, port: int, pages: int, concurrency: int, hooks: bool = True
 ) -> dict[str, Any]:
     out = subprocess.run(
-        [
-            sys.executable,
-            str(HERE / "bench_crawl.py"),
-            "--crawl",
-            kind,
-            "--port",
-            str(port),
-            "--pages",
-            str(pages),
-            "--concurrency",
-            str(concurrency),
-            *([] if hooks else ["--no-hooks"]),
-        ],
+        _crawl_command(kind, port, pages, concurrency, hooks),
         capture_output=True,
         text=True,
     )
@@ -490,17 +497,7 @@ def _instructions(kind: str, port: int, pages: int, concurrency: int) -> int:
             "--tool=cachegrind",
             "--cache-sim=no",
             "--cachegrind-out-file=/dev/null",
-            sys.executable,
-            str(HERE / "bench_crawl.py"),
-            "--crawl",
-            kind,
-            "--port",
-            str(port),
-            "--pages",
-            str(pages),
-            "--concurrency",
-            str(concurrency),
-            "--no-hooks",
+            *_crawl_command(kind, port, pages, concurrency, hooks=False),
         ],
         capture_output=True,
         text=True,

@@ -703,11 +703,13 @@ def test_trees_the_parser_rebuilds_take_the_slow_path(
         assert clean(once) == once
 
 
-def _spy_xml_path(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
-    """Record, for each string `clean` writes, whether lxml's serializer wrote it."""
+def spy_xml_path(
+    monkeypatch: pytest.MonkeyPatch, module_name: str = "scrapy_soup.clean"
+) -> list[bool]:
+    """Record, for each string the module writes, whether lxml's serializer wrote it."""
     import sys
 
-    module = sys.modules["scrapy_soup.clean"]
+    module = sys.modules[module_name]
     real = module.contents_html_from_xml
     calls: list[bool] = []
 
@@ -723,7 +725,7 @@ def _spy_xml_path(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
 def test_plain_trees_are_written_by_lxml(monkeypatch: pytest.MonkeyPatch) -> None:
     from scrapy_soup.clean import _clean_string_rounds
 
-    calls = _spy_xml_path(monkeypatch)
+    calls = spy_xml_path(monkeypatch)
     base = "https://example.com/a/"
     assert clean("<p class=x onclick=y>a <b>b</b><img alt=a src=b.png></p>") == (
         '<p>a <b>b</b><img alt="a" src="b.png"/></p>'
@@ -838,7 +840,7 @@ def test_removed_elements_next_to_refused_characters_generated(
 @pytest.mark.skipif(not PAGES, reason="corpus not available")
 @pytest.mark.parametrize("path", PAGES[::3], ids=lambda p: p.name)
 def test_corpus_one_parse_path(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    calls = _spy_xml_path(monkeypatch)
+    calls = spy_xml_path(monkeypatch)
     text = path.read_bytes().decode("utf-8")
     base = f"https://corpus.example/pages/{path.name}"
     for preset in (None, "epub"):

@@ -547,21 +547,12 @@ def test_corpus_base_fixtures_with_bs4() -> None:
 def test_after_clean_the_checked_tree_is_written_by_lxml(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import sys
+    from test_clean import spy_xml_path
 
     from scrapy_soup import clean
     from scrapy_soup._fragment_output import contents_html
 
-    module = sys.modules["scrapy_soup._links_markup"]
-    real = module.contents_html_from_xml
-    calls: list[bool] = []
-
-    def spy(el: etree._Element) -> object:
-        written = real(el)
-        calls.append(written is not None)
-        return written
-
-    monkeypatch.setattr(module, "contents_html_from_xml", spy)
+    calls = spy_xml_path(monkeypatch, "scrapy_soup._links_markup")
     markup = '<p class=" a  b " title=t>x <a href="b.html" rel=" n  f ">y</a></p>'
     cleaned = clean(markup, "epub")
     # clean() hands its checked parse on, and knows it is plain: the same
