@@ -304,6 +304,8 @@ CSS_SELECTORS = [
     "h2 ~ p",
     "li ~ li",
     "ul li a",
+    "div div a",
+    "div ~ div > a:first-child",
     "div.{cls}",
     ".{cls}",
     ".{cls}.{cls2}",

@@ -302,6 +302,11 @@ class SoupSieveTranslator(HTMLTranslator):
             conds.append(self._world)
         if conds:
             axis += "[" + " and ".join(f"({c})" for c in conds) + "]"
+            if tree.combinator in " ~":
+                # Only whether one exists: libxml2 stops at the first when
+                # asked for it, and otherwise collects (and, on a reverse
+                # axis, sorts) every candidate for every element tested.
+                axis += "[1]"
         return axis if right is None else f"({right}) and {axis}"
 
     def split_condition(self, tree: Any) -> tuple[str, str | None]:
@@ -346,14 +351,14 @@ class SoupSieveTranslator(HTMLTranslator):
             # child is the root when no other element or text sits beside it.
             return _add(
                 xpath,
-                "parent::*[not(parent::*)] and not(preceding-sibling::*) "
-                f"and not(following-sibling::*) and not(../text()[{self._fn(_nonblank)}(.)])",
+                "parent::*[not(parent::*)] and not(preceding-sibling::*[1]) "
+                f"and not(following-sibling::*[1]) and not(../text()[{self._fn(_nonblank)}(.)])",
             )
         # A second top-level element (content after a stray </html>) means
         # neither is the root, as soupsieve decides.
         return _add(
             xpath,
-            "not(parent::*) and not(preceding-sibling::*) and not(following-sibling::*)",
+            "not(parent::*) and not(preceding-sibling::*[1]) and not(following-sibling::*[1])",
         )
 
     def xpath_scope_pseudo(self, xpath: XPathExpr) -> XPathExpr:
@@ -361,13 +366,15 @@ class SoupSieveTranslator(HTMLTranslator):
         return _add(xpath, "count(. | $scope) = 1")
 
     def xpath_only_child_pseudo(self, xpath: XPathExpr) -> XPathExpr:
-        return _add(xpath, "not(preceding-sibling::*) and not(following-sibling::*)")
+        return _add(
+            xpath, "not(preceding-sibling::*[1]) and not(following-sibling::*[1])"
+        )
 
     def xpath_first_child_pseudo(self, xpath: XPathExpr) -> XPathExpr:
-        return _add(xpath, "not(preceding-sibling::*)")
+        return _add(xpath, "not(preceding-sibling::*[1])")
 
     def xpath_last_child_pseudo(self, xpath: XPathExpr) -> XPathExpr:
-        return _add(xpath, "not(following-sibling::*)")
+        return _add(xpath, "not(following-sibling::*[1])")
 
     def _of_type(self, xpath: XPathExpr, a: int, b: int, last: bool) -> XPathExpr:
         fn = self._fn(_of_type)
@@ -379,19 +386,20 @@ class SoupSieveTranslator(HTMLTranslator):
 
     def xpath_first_of_type_pseudo(self, xpath: XPathExpr) -> XPathExpr:
         if self._typed(xpath):
-            return _add(xpath, f"not(preceding-sibling::{xpath.element})")
+            return _add(xpath, f"not(preceding-sibling::{xpath.element}[1])")
         return self._of_type(xpath, 0, 1, False)
 
     def xpath_last_of_type_pseudo(self, xpath: XPathExpr) -> XPathExpr:
         if self._typed(xpath):
-            return _add(xpath, f"not(following-sibling::{xpath.element})")
+            return _add(xpath, f"not(following-sibling::{xpath.element}[1])")
         return self._of_type(xpath, 0, 1, True)
 
     def xpath_only_of_type_pseudo(self, xpath: XPathExpr) -> XPathExpr:
         if self._typed(xpath):
             e = xpath.element
             return _add(
-                xpath, f"not(preceding-sibling::{e}) and not(following-sibling::{e})"
+                xpath,
+                f"not(preceding-sibling::{e}[1]) and not(following-sibling::{e}[1])",
             )
         self._of_type(xpath, 0, 1, False)
         return self._of_type(xpath, 0, 1, True)
@@ -574,8 +582,10 @@ class CompiledSelector:
         self._xpaths: dict[tuple[str, bool], Any] = {}
 
     def _union(self, axis: str, world: str) -> str:
+        # The world test after the condition: it walks the ancestors, and
+        # few candidates pass the condition.
         steps = [
-            f"{axis}::{test}{world}" + (f"[{cond}]" if cond else "")
+            f"{axis}::{test}" + (f"[{cond}]" if cond else "") + world
             for test, cond in self.parts
         ]
         return " | ".join(steps)
