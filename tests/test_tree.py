@@ -262,6 +262,44 @@ def test_strings_and_stripped_strings() -> None:
     )
 
 
+# Big enough (> 48 nodes) for get_text() to take the whole-subtree path.
+_FILLER = "".join(f"<span>w{i}</span>\n  " for i in range(30))
+
+
+@pytest.mark.parametrize(
+    "inner",
+    [
+        "<p> a </p>\n  <p>b</p>",
+        "<pre>\n  <b>x</b>\n  \n</pre>\n  <p>c</p>",
+        "<textarea>  \n </textarea> <i> </i>",
+        "<template><p>t</p> \n </template><p>d</p>",
+        "<ruby>k<rp>(</rp><rt>r</rt><rp>)</rp></ruby>",
+        "<script>s</script> <style>y</style>\n",
+        "<pre> <template> </template> </pre> \t ",
+    ],
+)
+def test_get_text_of_large_subtrees(inner: str) -> None:
+    markup = f"<html><body><div>{_FILLER}{inner}\n  {_FILLER}</div></body></html>"
+    ours, theirs = both(markup)
+    for a, b in ((ours, theirs), (ours.div, theirs.div)):
+        assert a.get_text() == b.get_text()
+        assert a.get_text("|", strip=True) == b.get_text("|", strip=True)
+
+
+def test_get_text_after_an_element_goes_into_a_script() -> None:
+    markup = f"<html><body><div>{_FILLER}<script>s</script>\n \n{_FILLER}</div></body></html>"
+    ours, theirs = both(markup)
+    ours.script.append(ours.new_tag("b"))
+    theirs.script.append(theirs.new_tag("b"))
+    ours.script.b.string = "inside"
+    # A string's class comes from where it is (README, differences): in a
+    # <script> it is script text, which bs4 gives a string created as one.
+    theirs.script.b.string = bs4.element.Script("inside")
+    assert "inside" not in ours.get_text()
+    assert ours.get_text() == theirs.get_text()
+    assert ours.div.get_text("|", strip=True) == theirs.div.get_text("|", strip=True)
+
+
 def test_parents_and_siblings_match_bs4() -> None:
     markup = "<div><p>a</p>b<p>c<i>d</i></p><!--e--></div>"
     ours, theirs = both(markup)
