@@ -214,3 +214,20 @@ def test_corpus_pages_xml_path_once_cleaned(path: Path) -> None:
     _, plain = clean_module._clean_tree(el, None, None, [], settle=True)
     assert plain
     assert _assert_xml_path_agrees(el)
+
+
+def test_pipelines_write_fields_as_the_soup_does() -> None:
+    from scrapy_soup._scrapy._bridge import fragment_html, fragment_of_markup
+
+    soup = fragment_of_markup("<p></p>\n  <pre> x </pre><p>b &amp; c</p>")
+    assert fragment_html(soup) == str(soup)
+    # Whitespace an edit wrote is kept as bs4 keeps it ("\n" + "\n" prints
+    # two newlines), which only the soup's output knows: it writes the field.
+    soup.p.append("\n")
+    soup.p.append("\n")
+    assert (
+        fragment_html(soup)
+        == str(soup)
+        == "<p>\n\n</p>\n<pre> x </pre><p>b &amp; c</p>"
+    )
+    assert contents_html(soup._el) != str(soup)

@@ -27,6 +27,7 @@ __all__ = [
     "clean",
     "clean_markup",
     "container_of",
+    "fragment_html",
     "fragment_of_markup",
     "fragment_of_tag",
     "policy_from_config",
@@ -65,6 +66,22 @@ def fragment_of_tag(tag: Tag) -> Soup:
     assert container is not None
     container.append(el)
     return soup
+
+
+def fragment_html(soup: Soup) -> str:
+    """``str(soup)`` of a fragment soup, as exporters get it.
+
+    Written by the straight-from-lxml serializer (`contents_html`, ~2.3x
+    faster on the corpus' page bodies, tested equal to ``str()``) unless an
+    edit through the soup wrote whitespace bs4 keeps verbatim, which only
+    the soup's own output knows about.
+    """
+    from scrapy_soup._fragment_output import contents_html
+
+    el = soup._el
+    if soup._mode == "fragment" and not soup._verbatim and el is not None:
+        return contents_html(el)
+    return str(soup)
 
 
 def container_of(soup: Soup) -> etree._Element:

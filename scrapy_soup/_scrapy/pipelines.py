@@ -24,6 +24,7 @@ from scrapy_soup._scrapy._bridge import (
     absolutize,
     clean,
     clean_markup,
+    fragment_html,
     fragment_of_markup,
     fragment_of_tag,
     policy_from_config,
@@ -128,7 +129,7 @@ class _HtmlFieldPipeline:
 
     def finish(self, fragment: Soup) -> str:
         """The field's final value for exporters (this is the last pipeline)."""
-        return str(fragment)
+        return fragment_html(fragment)
 
     # -- item handling -------------------------------------------------------
     def process_item(self, item: Any, spider: Spider | None = None) -> Any:
@@ -320,4 +321,4 @@ class CleanHtmlPipeline(_HtmlFieldPipeline):
         # and unwrapping can leave trees the HTML parser rebuilds differently
         # from their serialization; ``clean()`` re-cleans until stable (one
         # more round here, as the tree is already clean).
-        return clean_markup(str(fragment), self._policy)
+        return clean_markup(fragment_html(fragment), self._policy)
