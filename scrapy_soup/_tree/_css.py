@@ -92,9 +92,14 @@ def _el_name(el: Any) -> str:
 # -- extension functions (they get lxml nodes, never view objects) -----------
 
 
-def _nonblank(_ctx: Any, texts: list[str]) -> bool:
-    """soupsieve's RE_NOT_EMPTY on a text node."""
-    return any(_NOT_EMPTY.search(t) for t in texts)
+def _nonblank(_ctx: Any, text: str) -> bool:
+    """soupsieve's RE_NOT_EMPTY on a text node's value.
+
+    Called as ``fn(string(.))``: a plain string crosses from libxml2, where
+    a node-set argument would be a list of "smart" strings, each making a
+    proxy for its parent element (a third of the time of ``:empty``).
+    """
+    return _NOT_EMPTY.search(text) is not None
 
 
 def _of_type(_ctx: Any, nodes: list[Any], a: float, b: float, last: bool) -> bool:
@@ -211,10 +216,9 @@ class _ClassMatcher:
         self.name = name
         self.xml = xml
 
-    def __call__(self, _ctx: Any, values: list[str]) -> bool:
-        if not values:
-            return False
-        tokens = _CSS_WS.split(values[0]) if self.xml else split_value(values[0])
+    def __call__(self, _ctx: Any, value: str) -> bool:
+        # Called as ``fn(string(@class))`` after ``@class`` (see `_nonblank`).
+        tokens = _CSS_WS.split(value) if self.xml else split_value(value)
         return self.name in tokens
 
 
@@ -340,7 +344,7 @@ class SoupSieveTranslator(HTMLTranslator):
 
     # -- overrides -------------------------------------------------------------
     def xpath_empty_pseudo(self, xpath: XPathExpr) -> XPathExpr:
-        cond = f"not(*) and not(text()[{self._fn(_nonblank)}(.)])"
+        cond = f"not(*) and not(text()[{self._fn(_nonblank)}(string(.))])"
         if self.templates:
             cond = f"self::template or ({cond})"
         return _add(xpath, cond)
@@ -352,7 +356,7 @@ class SoupSieveTranslator(HTMLTranslator):
             return _add(
                 xpath,
                 "parent::*[not(parent::*)] and not(preceding-sibling::*[1]) "
-                f"and not(following-sibling::*[1]) and not(../text()[{self._fn(_nonblank)}(.)])",
+                f"and not(following-sibling::*[1]) and not(../text()[{self._fn(_nonblank)}(string(.))])",
             )
         # A second top-level element (content after a stray </html>) means
         # neither is the root, as soupsieve decides.
@@ -450,7 +454,7 @@ class SoupSieveTranslator(HTMLTranslator):
         lit = literal(name)
         if padded is None or lit is None or not name or _HAS_SPACE.search(name):
             # (An escaped space, ``.a\\ b``, is never one token: the exact check.)
-            return _add(xpath, f"@class and {check}(@class)")
+            return _add(xpath, f"@class and {check}(string(@class))")
         # contains() first: it rejects most elements before the costly tests.
         # The token test splits on XPath's four whitespace characters only: a
         # hit is exact (the name holds no whitespace, so an XPath token equal
@@ -458,7 +462,7 @@ class SoupSieveTranslator(HTMLTranslator):
         return _add(
             xpath,
             f"contains(@class, {lit}) and (contains(concat(' ', normalize-space(@class), ' '), {padded})"
-            f" or {check}(@class))",
+            f" or {check}(string(@class)))",
         )
 
     def xpath_attrib(self, selector: Any) -> XPathExpr:
