@@ -314,7 +314,14 @@ class SoupSieveTranslator(HTMLTranslator):
             # asked for it, and otherwise collects (and, on a reverse
             # axis, sorts) every candidate for every element tested.
             axis += "[1]"
-        return axis if right is None else f"({right}) and {axis}"
+        if right is None:
+            return axis
+        if tree.combinator in ">+":
+            # One step: cheaper than most tests of the element itself
+            # (``@href`` builds a node-set), and it rejects most elements.
+            return f"{axis} and ({right})"
+        # A walk up or back: the element's own tests first reject most.
+        return f"({right}) and {axis}"
 
     def split_condition(self, tree: Any) -> tuple[str, str | None]:
         """``tree`` as (element name test, condition): `match_condition` with the
