@@ -4,6 +4,10 @@ The same bs4-API code runs on a scrapy_soup and a bs4 (lxml) soup of each
 real corpus page, parsed beforehand (the rows exclude the parse; the report
 adds the parse row for "including parse").
 
+The "lxml alone" rows are the floor of any view over lxml: the same walks
+in lxml's own API (its element proxies and text strings, no wrapper, no
+string class), on the tree scrapy_soup parsed.
+
     python benchmarks/bench_navigation.py [--rounds 3] [--quick]
 """
 
@@ -53,6 +57,53 @@ def texts(soup: Any) -> tuple[str, str]:
     return soup.get_text(), soup.get_text(" ", strip=True)
 
 
+def lxml_descendants(root: Any) -> Counter[str | None]:
+    """`walk_descendants` on the lxml tree: a name per element, None per string."""
+    names: Counter[str | None] = Counter()
+    for node in root.iter():
+        tag = node.tag
+        names[tag if isinstance(tag, str) else None] += 1
+        if node.text and isinstance(tag, str):
+            names[None] += 1
+        if node.tail and node is not root:
+            names[None] += 1
+    return names
+
+
+def lxml_sibling_chains(root: Any) -> int:
+    """`sibling_chains` on the lxml tree: first child, text, ``getnext()``, tail."""
+    seen = 0
+    stack = [root]
+    while stack:
+        parent = stack.pop()
+        if parent.text and isinstance(parent.tag, str):
+            seen += 1
+        node = parent[0] if len(parent) else None
+        while node is not None:
+            seen += 1
+            if len(node):
+                stack.append(node)
+            elif node.text and isinstance(node.tag, str):
+                seen += 1
+            if node.tail:
+                seen += 1
+            node = node.getnext()
+    return seen
+
+
+def lxml_texts(root: Any) -> tuple[str, str]:
+    """`texts` on the lxml tree: ``itertext()`` joined, raw and stripped."""
+    strings = list(root.itertext())
+    return "".join(strings), " ".join(t for t in (s.strip() for s in strings) if t)
+
+
+def _lxml_root(text: str) -> Any:
+    """The lxml tree of scrapy_soup's parse of the page (shared with its cases)."""
+    return parsed_once(Soup, text)._root
+
+
+LXML = "lxml alone (floor of a view)"
+
 IMPLS: list[tuple[str, Callable[[str], Any], type]] = [
     (OURS, Soup, scrapy_soup.Tag),
     ("bs4 (lxml)", parse_bs4, bs4.Tag),
@@ -82,6 +133,11 @@ def cases() -> list[Case]:
             ),
             Case(TEXT, name, _on_parsed(parse, texts)),
         ]
+    out += [
+        Case(DESCENDANTS, LXML, _on_parsed(_lxml_root, lxml_descendants)),
+        Case(SIBLINGS, LXML, _on_parsed(_lxml_root, lxml_sibling_chains)),
+        Case(TEXT, LXML, _on_parsed(_lxml_root, lxml_texts)),
+    ]
     order = [DESCENDANTS, SIBLINGS, TEXT]
     return sorted(out, key=lambda c: order.index(c.workload))
 
