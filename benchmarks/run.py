@@ -125,8 +125,8 @@ def targets(
         r = k[(nav, BS4)].value / k[(nav, bench_navigation.LXML)].value
         out.append(
             (
-                "3. (the floor: lxml's own walks, no view, vs bs4; below 1 "
-                "means no view over lxml can meet the target above)",
+                "3. floor: lxml's own walks (no view) no slower than bs4 "
+                "(else no view over lxml can meet the target above)",
                 f"{r:.2f}x",
                 r >= 1,
             )
@@ -208,8 +208,8 @@ def targets(
             r = memory["lxml.html"]["per_page_mb"] / memory[BS4]["per_page_mb"]
             out.append(
                 (
-                    "8. (the floor: lxml's tree alone vs bs4; above 1/4 means "
-                    "no view over lxml can meet the target above)",
+                    "8. floor: lxml's tree alone <= 1/4 of bs4's "
+                    "(else no view over lxml can meet the target above)",
                     f"{r:.2f}",
                     r <= 0.25,
                 )
