@@ -321,3 +321,25 @@ def test_deprecated_aliases_warn() -> None:
     assert str(soup.p) == "<p>zy</p>"
     with pytest.warns(UserWarning):
         soup.p.extend("s")
+
+
+def test_children_are_listed_when_read() -> None:
+    """The README's difference: edits during ``.children`` do not skip children.
+
+    bs4's generator reads its live list by position; through a list copy
+    both agree.
+    """
+    markup = "<p><b>1</b>x<i>2</i><u>3</u><s>4</s></p>"
+    ours, theirs = both(markup)
+    for child in ours.p.children:
+        child.extract()
+    for child in theirs.p.children:
+        child.extract()
+    assert str(ours.p) == "<p></p>"
+    assert str(theirs.p) != "<p></p>"  # bs4 skipped every other child
+    ours, theirs = both(markup)
+    for soup in (ours, theirs):
+        for child in list(soup.p.children):
+            if child.name != "i":
+                child.extract()
+    assert str(ours.p) == str(theirs.p) == "<p><i>2</i></p>"
