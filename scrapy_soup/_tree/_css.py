@@ -40,6 +40,9 @@ from cssselect.parser import CombinedSelector
 from cssselect.xpath import ExpressionError, XPathExpr
 from lxml import etree
 
+# _elements imports this module (through _search): its names are read
+# when a selector runs.
+from . import _elements, _strainer
 from ._attrs import CDATA_LIST_ATTRIBUTES, split_value
 from ._xpath import _LRU, NS, literal
 
@@ -118,8 +121,7 @@ def _nth(index: int, a: int, b: int) -> bool:
 
 def _own_text(el: Any, xml: bool) -> list[str]:
     """The content strings directly in ``el`` (soupsieve's ``get_own_text``), as the view reads them."""
-    from ._elements import normalize_text
-
+    normalize_text = _elements.normalize_text
     if not xml and el.tag == "template":
         return []
     raws = [el.text] + [child.tail for child in el]
@@ -137,8 +139,7 @@ def _contains(_ctx: Any, nodes: list[Any], own: bool, xml: bool, *values: str) -
 
 def _iter_text(el: Any, xml: bool) -> Iterator[str]:
     """All content strings below ``el`` in document order, skipping template contents."""
-    from ._elements import normalize_text
-
+    normalize_text = _elements.normalize_text
     if not xml and el.tag == "template":
         return
     if el.text:
@@ -739,9 +740,7 @@ class CSS:
         return count
 
     def _wrap(self, nodes: list[Any]) -> list[Tag]:
-        from ._elements import wrap_all
-
-        return wrap_all(nodes, self._scope()[2])
+        return _elements.wrap_all(nodes, self._scope()[2])
 
     def _run_select(self, select: str, namespaces: Any, first: bool) -> list[Any]:
         context, with_self, _doc = self._scope()
@@ -790,12 +789,10 @@ class CSS:
         **kwargs: Any,
     ) -> ResultSet[Tag]:
         """Every tag below this one that matches, in document order (``limit`` < 1: all)."""
-        from ._strainer import ResultSet
-
         found = self._run_select(select, namespaces, first=limit == 1)
         if limit is not None and limit > 0:
             found = found[:limit]
-        return ResultSet(None, self._wrap(found))
+        return _strainer.ResultSet(None, self._wrap(found))
 
     def iselect(
         self,
@@ -838,19 +835,17 @@ class CSS:
         self, select: str, namespaces: Any = None, flags: int = 0, **kwargs: Any
     ) -> ResultSet[Tag]:
         """This tag's child tags that match."""
-        from ._strainer import ResultSet
-
         context, with_self, _doc = self._scope()
         if context is None:
-            return ResultSet(None, [])
+            return _strainer.ResultSet(None, [])
         compiled, templates = self._compiled(select, namespaces, context)
         if with_self:  # a document's only child tag is its root element
             xpath = compiled.xpath("match", templates)
             ok = xpath(context, tk=0, scope=context)
-            return ResultSet(None, self._wrap([context]) if ok else [])
+            return _strainer.ResultSet(None, self._wrap([context]) if ok else [])
         xpath = compiled.xpath("filter", templates)
         found = xpath(context, tk=self._tk(context, True), scope=context)
-        return ResultSet(None, self._wrap(found))
+        return _strainer.ResultSet(None, self._wrap(found))
 
 
 def escape(ident: str) -> str:

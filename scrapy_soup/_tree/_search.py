@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
-from . import _xpath
+# _elements imports this module: its names are read when a search runs.
+from . import _css, _elements, _xpath
 from ._strainer import (
     AttributeResemblesVariableWarning,
     ElementFilter,
@@ -112,8 +113,6 @@ _TAG_AXES: dict[str, tuple[tuple[str, ...], bool, bool]] = {
 
 def _axes_plan(anchor: Any, direction: str) -> _Plan | None:
     """The XPath context and axes for a search from ``anchor``, or None to walk in Python."""
-    from ._elements import NavigableString, Tag
-
     if _is_document(anchor):
         el = anchor._el
         if el is not None:  # fragment: a container holds the top-level nodes
@@ -138,10 +137,10 @@ def _axes_plan(anchor: Any, direction: str) -> _Plan | None:
         if direction == "children":
             return _Plan(root, ("self", "following-sibling") if after else _SELF)
         return _Plan(None, ())  # nothing before, above or beside the document
-    if isinstance(anchor, Tag):
+    if isinstance(anchor, _elements.Tag):
         axes, reverse, doc_last = _TAG_AXES[direction]
         return _Plan(anchor._el, axes, reverse, doc_last)
-    if isinstance(anchor, NavigableString):
+    if isinstance(anchor, _elements.NavigableString):
         node = anchor._el
         if node is not None:  # a comment or PI: an lxml node of its own
             return _node_plan(node, direction)
@@ -308,7 +307,7 @@ def _literal_strings(
     results: list[Any],
 ) -> None:
     """Strings equal to literal rules: XPath finds the (rare) text nodes that hold them."""
-    from ._elements import text_string, wrap
+    text_string, wrap = _elements.text_string, _elements.wrap
 
     last_slot: tuple[Any, bool] | None = None
     for node in xpath(item):
@@ -353,7 +352,11 @@ def _walk_strings(
     of an XPath for every text node, which builds a "smart" string and a
     parent proxy for each.
     """
-    from ._elements import ASCII_SPACES, text_string, wrap
+    ASCII_SPACES, text_string, wrap = (
+        _elements.ASCII_SPACES,
+        _elements.text_string,
+        _elements.wrap,
+    )
 
     preserving = bool(_PRESERVING(top))
     newline = accept("\n")
@@ -501,7 +504,11 @@ class SearchMixin:
     def _tags_compiled(
         self, direction: str, matcher: SoupStrainer, limit: int | None
     ) -> list[Any] | None:
-        from ._elements import _WRAPPER_REFS, wrap, wrap_all
+        _WRAPPER_REFS, wrap, wrap_all = (
+            _elements._WRAPPER_REFS,
+            _elements.wrap,
+            _elements.wrap_all,
+        )
 
         plan = _axes_plan(self, direction)
         if plan is None:
@@ -596,10 +603,8 @@ class SearchMixin:
         the lxml tree once, test each raw text (as the view reads it:
         whitespace-only strings collapse) and build strings only for matches.
         """
-        from ._elements import Tag
-
         doc = _document_of(self)
-        if _is_xml(doc) or not isinstance(self, Tag):
+        if _is_xml(doc) or not isinstance(self, _elements.Tag):
             return None
         top: list[Any]
         if _is_document(self):
@@ -607,7 +612,7 @@ class SearchMixin:
                 top = [self._el]
             else:
                 top = [
-                    item._el if isinstance(item, Tag) else item
+                    item._el if isinstance(item, _elements.Tag) else item
                     for item in self.contents
                 ]
         else:
@@ -677,9 +682,7 @@ class SearchMixin:
 
     def _find_by_name(self, name: str) -> Any:
         """The first descendant tag called ``name`` (dot access), or False to take the long way."""
-        from ._elements import Tag, wrap
-
-        if not isinstance(self, Tag) or getattr(self, "decomposed", False):
+        if not isinstance(self, _elements.Tag) or getattr(self, "decomposed", False):
             return False
         plan = _axes_plan(self, "descendants")
         if plan is None or plan.context is None:
@@ -693,7 +696,7 @@ class SearchMixin:
         nodes = _iter_names(tag_plan, plan, 1, doc)
         if nodes is None:
             nodes = _xpath.tag_xpath(tag_plan, plan.axes, 1)(plan.context)
-        return wrap(nodes[0], doc) if nodes else None
+        return _elements.wrap(nodes[0], doc) if nodes else None
 
     # -- bs4's PageElement search methods ----------------------------------------------
     def find_next(
@@ -785,9 +788,7 @@ class SearchMixin:
     @property
     def css(self) -> CSS:
         """bs4's CSS interface for this tag: ``select``, ``match``, ``closest``, ..."""
-        from ._css import CSS
-
-        return CSS(self)  # type: ignore[arg-type]
+        return _css.CSS(self)  # type: ignore[arg-type]
 
     def select(
         self,
