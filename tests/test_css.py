@@ -115,3 +115,34 @@ def test_translator_is_a_cssselect_html_translator() -> None:
     from cssselect import HTMLTranslator
 
     assert isinstance(SoupSieveTranslator(), HTMLTranslator)
+
+
+def _template_edits(soup: Any) -> list[Any]:
+    """Select, then edits that make template worlds, selecting after each one."""
+    seen = [_shape(soup.select("p")), _shape(soup.body.select("div p"))]
+    template = soup.new_tag("template")
+    inner = soup.new_tag("p")
+    inner.string = "in the template"
+    template.append(inner)
+    soup.body.append(template)  # a <template> comes in with its contents
+    seen += [_shape(soup.select("p")), _shape(soup.body.select("div p"))]
+    template.extract()
+    seen.append(_shape(soup.select("p")))
+    soup.find("div").name = "template"  # a tag becomes one
+    seen += [_shape(soup.select("p")), _shape(soup.select(":empty"))]
+    return seen
+
+
+def test_the_template_check_follows_edits() -> None:
+    """select() remembers whether the tree holds a <template>, until an edit."""
+    markup = "<html><body><div><p>a</p></div><p>b</p></body></html>"
+    ours = _template_edits(Soup(markup, "lxml"))
+    assert ours == _template_edits(bs4.BeautifulSoup(markup, "lxml"))
+    assert ours[0] != ours[5]  # the renamed <div>'s <p> left the results
+    # A rename as the first edit after a select that found no <template>:
+    ours_soup, theirs_soup = Soup(markup, "lxml"), bs4.BeautifulSoup(markup, "lxml")
+    for soup in (ours_soup, theirs_soup):
+        soup.select("p")
+        soup.div.name = "template"
+    assert _shape(ours_soup.select("p")) == _shape(theirs_soup.select("p"))
+    assert len(ours_soup.select("p")) == 1

@@ -280,6 +280,9 @@ def _anchor_queries() -> list[tuple[str, Q]]:
             "closest",
             lambda a, c: a.css.closest("div, section, body") if a.name else None,
         ),
+        ("closest-one", lambda a, c: a.css.closest("div") if a.name else None),
+        ("closest-child", lambda a, c: a.css.closest("ul > li") if a.name else None),
+        ("select-one", lambda a, c: a.select_one("li > a[href]") if a.name else None),
         ("match", lambda a, c: a.css.match("div, p, a, li") if a.name else None),
         ("filter", lambda a, c: a.css.filter("*") if a.name else None),
     ]
@@ -385,6 +388,8 @@ def _css_queries() -> list[tuple[str, Q]]:
         for sel in CSS_SELECTORS
     ] + [
         ("css-one", lambda c: c.soup.select_one("div p")),
+        ("css-one-child", lambda c: c.soup.select_one("ul > li:first-child + li")),
+        ("css-one-group", lambda c: c.soup.select_one("h2, h1")),
         ("css-limit", lambda c: c.soup.select("a", limit=3)),
         ("css-iselect", lambda c: list(c.soup.css.iselect("li", limit=4))),
         ("css-filter-doc", lambda c: c.soup.css.filter("html")),

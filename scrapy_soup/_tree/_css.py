@@ -44,6 +44,7 @@ from lxml import etree
 # when a selector runs.
 from . import _elements, _strainer
 from ._attrs import CDATA_LIST_ATTRIBUTES, split_value
+from ._modify import TREE_EDITS
 from ._xpath import _LRU, NS, literal
 
 if TYPE_CHECKING:
@@ -631,12 +632,16 @@ class CompiledSelector:
                 in_world = (
                     "[count(. | $scope) = 1 or count(ancestor-or-self::template) = $tk]"
                 )
-            # The nearest is the last in document order.
-            expr = f"({self._union('ancestor-or-self', in_world)})[last()]"
+            # The nearest: first on the reverse axis, last in document order.
+            expr = self._union("ancestor-or-self", in_world)
+            expr = f"{expr}[1]" if len(self.parts) == 1 else f"({expr})[last()]"
         else:  # filter
             expr = self._union("child", in_world)
         if form.startswith("first"):
-            expr = f"({expr})[1]"
+            # One step: the first on its axis, where libxml2 stops (the
+            # bracketed form collects every match first).  A union of steps
+            # is in document order only as a whole.
+            expr = f"{expr}[1]" if len(self.parts) == 1 else f"({expr})[1]"
         namespaces = dict(self.namespaces)
         namespaces["ss"] = NS
         try:
@@ -692,6 +697,27 @@ def compile_selector(
 _HAS_TEMPLATE = etree.XPath("boolean(/descendant::template)")
 
 
+def has_template(doc: Any, context: Any) -> bool:
+    """`_HAS_TEMPLATE` for ``context``, remembered on its soup until an edit.
+
+    Without a ``<template>`` (most pages) the question walks the whole tree,
+    which made every ``select()`` cost a walk, however small its answer
+    (``row.select_one("td")`` for each row of a table).  Edits through the
+    soup count in ``TREE_EDITS``; an element put into the tree with lxml's
+    own API, bypassing the soup, is not seen (parsel has no such API).
+    """
+    if doc._doc is not doc:  # a tag outside any soup: nowhere to remember
+        return bool(_HAS_TEMPLATE(context))
+    root = context.getroottree().getroot()
+    edits = TREE_EDITS[0]
+    known = doc._template_check
+    if known is not None and known[0] == edits and known[1] is root:
+        return known[2]  # type: ignore[no-any-return]
+    found = bool(_HAS_TEMPLATE(context))
+    doc._template_check = (edits, root, found)
+    return found
+
+
 class CSS:
     """CSS selection scoped to one tag (bs4's ``tag.css``), run as XPath.
 
@@ -727,7 +753,7 @@ class CSS:
         mode = self._mode(doc)
         templates = False
         if mode != "xml" and context is not None:
-            templates = bool(_HAS_TEMPLATE(context))
+            templates = has_template(doc, context)
         if namespaces is None:
             namespaces = getattr(self.tag, "_namespaces", None)
         return compile_selector(select, mode, templates, namespaces), templates

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from lxml import etree
 
 from ._attrs import CDATA_LIST_ATTRIBUTES, AttrsView
-from ._modify import ModifyMixin
+from ._modify import TREE_EDITS, ModifyMixin
 from ._search import SearchMixin
 
 if TYPE_CHECKING:
@@ -778,6 +778,7 @@ class Tag(PageElement):
 
     @name.setter
     def name(self, value: str) -> None:
+        TREE_EDITS[0] += 1  # (it may become a <template>)
         tag: str = self._el.tag
         if tag[0] == "{":
             self._el.tag = tag.split("}", 1)[0] + "}" + value

@@ -51,6 +51,13 @@ def _soup_class() -> type[Any]:
     return Soup
 
 
+#: How many edits could have put an element into a tree or renamed one
+#: (every node goes through `_prepare` on its way in): what a soup knows
+#: about which tags its tree holds (`Soup._template_check`) holds while
+#: this count is unchanged.
+TREE_EDITS = [0]
+
+
 # ---------------------------------------------------------------------------
 # slots and string bindings
 
@@ -225,6 +232,7 @@ def _check_not_ancestor(arg: Any, target_el: Any) -> None:
 
 def _prepare(arg: Any, doc: Any) -> Any:
     """Give a detached comment or processing instruction an lxml node of its own."""
+    TREE_EDITS[0] += 1
     if isinstance(arg, _E.NavigableString):
         if arg._el is not None:
             return arg
@@ -336,6 +344,7 @@ def _write_back(parent: Any, items: list[Any]) -> None:
     Neighbouring strings join into one slot.  A slot that keeps exactly the
     string object it held is left as it is (its raw text included).
     """
+    TREE_EDITS[0] += 1
     el = parent._el
     doc = parent._doc
     nodes: list[Any] = []

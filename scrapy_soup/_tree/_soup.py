@@ -237,6 +237,7 @@ class Soup(Tag):
         "_mode",
         "_pending",
         "_root",
+        "_template_check",
         "_top_doctype",
         "_top_doctype_index",
         "_top_leader",
@@ -265,6 +266,10 @@ class Soup(Tag):
     #: the soup, which the cyclic garbage collector frees with it.  Keys: an
     #: lxml node for its wrapper, ``(owner, is_tail)`` for a slot's string.
     _kept: dict[Any, Any]
+    #: Whether the tree holds a ``<template>`` (CSS selection asks before
+    #: each ``select()``): ``(TREE_EDITS when asked, the root asked about,
+    #: the answer)``, good until an edit could add one (`_css.has_template`).
+    _template_check: tuple[int, Any, bool] | None
     #: The document's children before the root when a stray end tag comes
     #: first (then libxml2 reports the whitespace there): strings and the
     #: doctype, None for the next node lxml kept before the root.  Empty:
@@ -312,6 +317,7 @@ class Soup(Tag):
         self._top_doctype_index = 0
         self._top_trailer = []
         self._kept = {}
+        self._template_check = None
         self._top_leader = []
         self._verbatim = set()
         self._root = None
