@@ -122,11 +122,10 @@ def _nth(index: int, a: int, b: int) -> bool:
 
 def _own_text(el: Any, xml: bool) -> list[str]:
     """The content strings directly in ``el`` (soupsieve's ``get_own_text``), as the view reads them."""
-    normalize_text = _elements.normalize_text
     if not xml and el.tag == "template":
         return []
     raws = [el.text] + [child.tail for child in el]
-    return [normalize_text(raw, el, xml) for raw in raws if raw]
+    return [_elements.normalize_text(raw, el, xml) for raw in raws if raw]
 
 
 def _contains(_ctx: Any, nodes: list[Any], own: bool, xml: bool, *values: str) -> bool:
@@ -140,16 +139,15 @@ def _contains(_ctx: Any, nodes: list[Any], own: bool, xml: bool, *values: str) -
 
 def _iter_text(el: Any, xml: bool) -> Iterator[str]:
     """All content strings below ``el`` in document order, skipping template contents."""
-    normalize_text = _elements.normalize_text
     if not xml and el.tag == "template":
         return
     if el.text:
-        yield normalize_text(el.text, el, xml)
+        yield _elements.normalize_text(el.text, el, xml)
     for child in el:
         if isinstance(child.tag, str):
             yield from _iter_text(child, xml)
         if child.tail:
-            yield normalize_text(child.tail, el, xml)
+            yield _elements.normalize_text(child.tail, el, xml)
 
 
 class _AttrMatcher:

@@ -52,9 +52,9 @@ def _soup_class() -> type[Any]:
 
 
 #: How many edits could have put an element into a tree or renamed one
-#: (every node goes through `_prepare` on its way in): what a soup knows
-#: about which tags its tree holds (`Soup._template_check`) holds while
-#: this count is unchanged.
+#: (every tag goes through `_prepare` on its way in; `Tag.name`'s setter):
+#: what a soup knows about which tags its tree holds
+#: (`Soup._template_check`) holds while this count is unchanged.
 TREE_EDITS = [0]
 
 
@@ -231,34 +231,37 @@ def _check_not_ancestor(arg: Any, target_el: Any) -> None:
 
 
 def _prepare(arg: Any, doc: Any) -> Any:
-    """Give a detached comment or processing instruction an lxml node of its own."""
-    TREE_EDITS[0] += 1
-    if isinstance(arg, _E.NavigableString):
-        if arg._el is not None:
-            return arg
-        node: Any
-        if isinstance(arg, _E.Comment):
-            try:
-                node = etree.Comment(xml_safe(str(arg)))
-            except ValueError as exc:
-                raise ValueError(f"lxml cannot hold this comment: {exc}") from exc
-        elif isinstance(arg, _E.ProcessingInstruction):
-            target, _, rest = str(arg).partition(" ")
-            if isinstance(arg, _E.XMLProcessingInstruction) and rest.endswith("?"):
-                rest = rest[:-1]
-            node = etree.ProcessingInstruction(target, xml_safe(rest) or None)
-        elif isinstance(arg, (_E.CData, _E.Doctype, _E.Declaration)):
-            raise NotImplementedError(
-                f"Cannot insert a {type(arg).__name__} inside a tag: lxml keeps "
-                "text, comments and processing instructions only"
-            )
-        else:
-            return arg
-        arg._el = node
-        arg._doc = doc
-        arg._raw = str(arg)
-        _E.remember(node, arg)
+    """Give a detached comment or processing instruction an lxml node of its own.
+
+    A tag is counted in `TREE_EDITS` (it may be or hold a ``<template>``).
+    """
+    if not isinstance(arg, _E.NavigableString):
+        TREE_EDITS[0] += 1
         return arg
+    if arg._el is not None:
+        return arg
+    node: Any
+    if isinstance(arg, _E.Comment):
+        try:
+            node = etree.Comment(xml_safe(str(arg)))
+        except ValueError as exc:
+            raise ValueError(f"lxml cannot hold this comment: {exc}") from exc
+    elif isinstance(arg, _E.ProcessingInstruction):
+        target, _, rest = str(arg).partition(" ")
+        if isinstance(arg, _E.XMLProcessingInstruction) and rest.endswith("?"):
+            rest = rest[:-1]
+        node = etree.ProcessingInstruction(target, xml_safe(rest) or None)
+    elif isinstance(arg, (_E.CData, _E.Doctype, _E.Declaration)):
+        raise NotImplementedError(
+            f"Cannot insert a {type(arg).__name__} inside a tag: lxml keeps "
+            "text, comments and processing instructions only"
+        )
+    else:
+        return arg
+    arg._el = node
+    arg._doc = doc
+    arg._raw = str(arg)
+    _E.remember(node, arg)
     return arg
 
 
@@ -344,7 +347,6 @@ def _write_back(parent: Any, items: list[Any]) -> None:
     Neighbouring strings join into one slot.  A slot that keeps exactly the
     string object it held is left as it is (its raw text included).
     """
-    TREE_EDITS[0] += 1
     el = parent._el
     doc = parent._doc
     nodes: list[Any] = []
