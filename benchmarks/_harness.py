@@ -1,4 +1,4 @@
-"""Side-by-side timing harness shared by the issue 9 workloads.
+"""Side-by-side timing harness shared by the timed workloads (1-6) of run.py.
 
 A `Case` is one implementation of one workload.  `measure` runs every case
 on every page, round after round, in one process: for each page, each case

@@ -3,7 +3,7 @@
 For every real page of the corpus (fixtures left out), both libraries parse
 the same decoded text, then run the same typical spider searches.  Times
 exclude parsing unless the row says "end to end" (parse + the searches).
-Targets (issue 4): compiled forms >= 20x, callables >= 1x, end to end >= 10x.
+Targets: compiled forms >= 20x, callables >= 1x, end to end >= 10x.
 
 The "XPath alone" column is the ceiling for a compiled form: libxml2
 evaluating ``count()`` of the equivalent XPath on the same tree (no Python

@@ -1,4 +1,4 @@
-"""Run every benchmark workload of issue 9 side by side and write a Markdown report.
+"""Run every benchmark workload side by side and write a Markdown report.
 
 One command, one process for the timed workloads (each implementation run
 on the same pages in the same rounds), subprocesses for the crawl and the
@@ -94,7 +94,7 @@ def targets(
     memory: dict[str, Any],
     extra: dict[str, Any] | None = None,
 ) -> list[Any]:
-    """(target, measured, met) for issue 9's acceptance and the earlier issues'."""
+    """(target, measured, met) for every speed and memory target of the project."""
     k = by_key(rows)
     out: list[tuple[str, str, bool]] = []
 
@@ -164,7 +164,7 @@ def targets(
         r = overhead["addon_fraction"]
         out.append(
             (
-                "(issue 6) add-on on, .soup untouched: its hooks <= 3% of a page's CPU",
+                "add-on on, .soup untouched: its hooks <= 3% of a page's CPU",
                 f"{r:.2%}",
                 r <= 0.03,
             )
@@ -172,7 +172,7 @@ def targets(
         r = overhead["cpu_ratio"]
         out.append(
             (
-                "(issue 6) add-on on, .soup untouched: CPU per page within 3% "
+                "add-on on, .soup untouched: CPU per page within 3% "
                 "(timed pairs: noise here is ±10%)",
                 f"{r:.1%}",
                 r <= 1.03,
@@ -183,7 +183,7 @@ def targets(
         r = instructions["ratio"]
         out.append(
             (
-                "(issue 6) add-on on, .soup untouched: instructions per page "
+                "add-on on, .soup untouched: instructions per page "
                 "within 3% (valgrind: not moved by load)",
                 f"{r:.1%}",
                 r <= 1.03,
@@ -194,7 +194,7 @@ def targets(
         r = first["median_ratio"]
         out.append(
             (
-                "(issue 6) first .soup after .css() < 5% of the parse (median page)",
+                "first .soup after .css() < 5% of the parse (median page)",
                 f"{r:.2%} (max {first['max_ratio']:.1%})",
                 r < 0.05,
             )
@@ -214,19 +214,19 @@ def targets(
                     r <= 0.25,
                 )
             )
-    faster("(issue 3) parse from text >= 10x faster than bs4", "1. parse", BS4, 10)
+    faster("1. parse from text >= 10x faster than bs4", "1. parse", BS4, 10)
     if ("1b. wrap a parsel.Selector", OURS) in k:
         r = k[("1. parse", BS4)].value / k[("1b. wrap a parsel.Selector", OURS)].value
         out.append(
             (
-                "(issue 3) Soup(selector) >= 100x faster than bs4's parse",
+                "1b. Soup(selector) >= 100x faster than bs4's parse",
                 f"{r:.0f}x",
                 r >= 100,
             )
         )
-    faster("(issue 3) str() no slower than bs4", bench_output.STR, BS4, 1)
+    faster("4a. str() no slower than bs4", bench_output.STR, BS4, 1)
     faster(
-        "(issue 5) edits incl. parse >= 5x faster than bs4",
+        "5. edits incl. parse >= 5x faster than bs4",
         bench_mutate.INCLUDING,
         BS4,
         5,
@@ -235,10 +235,10 @@ def targets(
     if (w, "nh3.clean (no links)") in k:
         r = 1 / ratio(k, w, "nh3.clean (no links)")
         out.append(
-            ("(issue 7) clean + absolutize <= 2x nh3.clean's time", f"{r:.2f}x", r <= 2)
+            ("6. clean + absolutize <= 2x nh3.clean's time", f"{r:.2f}x", r <= 2)
         )
     faster(
-        "(issue 7) clean + absolutize >= 3x faster than lxml_html_clean",
+        "6. clean + absolutize >= 3x faster than lxml_html_clean",
         w,
         "lxml_html_clean + links",
         3,
@@ -372,7 +372,7 @@ def report(
     if extra.get("overhead"):
         lines += [
             "",
-            "## Add-on overhead (issue 6)",
+            "## Add-on overhead",
             "",
             "```",
             bench_crawl.overhead_report(extra["overhead"]),
@@ -389,7 +389,7 @@ def report(
             f"{extra['instructions']['ratio']:.2%}.",
         ]
     if extra.get("first_soup"):
-        lines += ["", "## First .soup after .css() (issue 6)", ""]
+        lines += ["", "## First .soup after .css()", ""]
         lines.append(bench_first_soup.report(extra["first_soup"]))
     lines += ["", "## Targets", "", "| target | measured | met |", "|---|---:|:-:|"]
     for label, measured, met in targets(rows, crawl, memory, extra):

@@ -1,4 +1,4 @@
-"""Soak benchmark (issue 10): a long crawl must not grow, fail or lose items.
+"""Soak benchmark: a long crawl must not grow, fail or lose items.
 
 Crawls ``--pages`` (default 20,000) pages, cycled from the corpus's real
 pages, from a local HTTP server, with the add-on (both middlewares and both
