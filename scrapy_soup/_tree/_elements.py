@@ -20,7 +20,7 @@ from lxml import etree
 
 from ._attrs import CDATA_LIST_ATTRIBUTES, AttrsView
 from ._modify import TREE_EDITS, ModifyMixin
-from ._search import SearchMixin
+from ._find import FindMixin
 
 if TYPE_CHECKING:
     from ._formatter import Formatter
@@ -125,7 +125,7 @@ def _follow(node: Any, link: str) -> Iterator[Any]:
         node = getattr(node, link)
 
 
-class PageElement(SearchMixin, ModifyMixin):
+class PageElement(FindMixin, ModifyMixin):
     """What tags and strings have in common: navigation, text, output."""
 
     __slots__ = ()

@@ -1,6 +1,6 @@
-"""The find_* family and CSS selection for tags and strings (bs4's search API).
+"""The engine behind the find_* family (`._find` holds the public methods).
 
-Every method builds bs4's `SoupStrainer` from its arguments and returns what
+Every search builds bs4's `SoupStrainer` from its arguments and returns what
 bs4 returns, in the same order.  How it gets there depends on the filter:
 
 - tag filters compile (`._xpath`) to one XPath along the method's axis
@@ -18,14 +18,14 @@ bs4 returns, in the same order.  How it gets there depends on the filter:
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
 # _elements imports this module: its names are read when a search runs.
-from . import _css, _elements, _xpath
+from . import _elements, _xpath
 from ._strainer import (
     AttributeResemblesVariableWarning,
     ElementFilter,
@@ -34,8 +34,7 @@ from ._strainer import (
 )
 
 if TYPE_CHECKING:
-    from ._css import CSS
-    from ._elements import PageElement, Tag
+    from ._elements import PageElement
 
 #: bs4's direction names -> (the view's generator, results nearest first?)
 _GENERATORS = {
@@ -435,7 +434,7 @@ def _walk_strings(
 
 
 class SearchMixin:
-    """bs4's search methods, shared by tags and strings."""
+    """The engine of bs4's search methods, shared by tags and strings."""
 
     __slots__ = ()
 
@@ -637,47 +636,10 @@ class SearchMixin:
                 return results
         return results
 
-    def _find_one(self, method: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    def _find_one(
+        self, method: Callable[..., Sequence[PageElement]], *args: Any, **kwargs: Any
+    ) -> PageElement | None:
         results = method(*args, limit=1, **kwargs)
-        return results[0] if results else None
-
-    # -- bs4's Tag search methods ------------------------------------------------------
-    def find_all(
-        self,
-        name: Any = None,
-        attrs: Any = None,
-        recursive: bool = True,
-        string: Any = None,
-        limit: int | None = None,
-        **kwargs: Any,
-    ) -> ResultSet[Any]:
-        """Tags (or strings) below this tag that match (bs4's ``find_all``)."""
-        direction = "descendants" if recursive else "children"
-        return self._find_all(direction, name, attrs, string, limit, kwargs)
-
-    __call__ = find_all
-
-    def find(
-        self,
-        name: Any = None,
-        attrs: Any = None,
-        recursive: bool = True,
-        string: Any = None,
-        **kwargs: Any,
-    ) -> Any:
-        """The first tag (or string) below this tag that matches, or None (bs4's ``find``)."""
-        if (
-            attrs is None
-            and string is None
-            and not kwargs
-            and recursive
-            and isinstance(name, str)
-            and name
-        ):
-            found = self._find_by_name(name)
-            if found is not False:
-                return found
-        results = self.find_all(name, attrs, recursive, string, 1, **kwargs)
         return results[0] if results else None
 
     def _find_by_name(self, name: str) -> Any:
@@ -697,114 +659,6 @@ class SearchMixin:
         if nodes is None:
             nodes = _xpath.tag_xpath(tag_plan, plan.axes, 1)(plan.context)
         return _elements.wrap(nodes[0], doc) if nodes else None
-
-    # -- bs4's PageElement search methods ----------------------------------------------
-    def find_next(
-        self, name: Any = None, attrs: Any = None, string: Any = None, **kwargs: Any
-    ) -> Any:
-        """The first matching node after this one in document order (bs4's ``find_next``)."""
-        return self._find_one(self.find_all_next, name, attrs, string, **kwargs)
-
-    def find_all_next(
-        self,
-        name: Any = None,
-        attrs: Any = None,
-        string: Any = None,
-        limit: int | None = None,
-        **kwargs: Any,
-    ) -> ResultSet[Any]:
-        """Matching nodes after this one in document order (bs4's ``find_all_next``)."""
-        return self._find_all("next", name, attrs, string, limit, kwargs)
-
-    def find_next_sibling(
-        self, name: Any = None, attrs: Any = None, string: Any = None, **kwargs: Any
-    ) -> Any:
-        """The first matching later sibling (bs4's ``find_next_sibling``)."""
-        return self._find_one(self.find_next_siblings, name, attrs, string, **kwargs)
-
-    def find_next_siblings(
-        self,
-        name: Any = None,
-        attrs: Any = None,
-        string: Any = None,
-        limit: int | None = None,
-        **kwargs: Any,
-    ) -> ResultSet[Any]:
-        """Matching later siblings, nearest first (bs4's ``find_next_siblings``)."""
-        return self._find_all("next_siblings", name, attrs, string, limit, kwargs)
-
-    def find_previous(
-        self, name: Any = None, attrs: Any = None, string: Any = None, **kwargs: Any
-    ) -> Any:
-        """The nearest matching node before this one (bs4's ``find_previous``)."""
-        return self._find_one(self.find_all_previous, name, attrs, string, **kwargs)
-
-    def find_all_previous(
-        self,
-        name: Any = None,
-        attrs: Any = None,
-        string: Any = None,
-        limit: int | None = None,
-        **kwargs: Any,
-    ) -> ResultSet[Any]:
-        """Matching nodes before this one, nearest first (bs4's ``find_all_previous``)."""
-        return self._find_all("previous", name, attrs, string, limit, kwargs)
-
-    def find_previous_sibling(
-        self, name: Any = None, attrs: Any = None, string: Any = None, **kwargs: Any
-    ) -> Any:
-        """The nearest matching earlier sibling (bs4's ``find_previous_sibling``)."""
-        return self._find_one(
-            self.find_previous_siblings, name, attrs, string, **kwargs
-        )
-
-    def find_previous_siblings(
-        self,
-        name: Any = None,
-        attrs: Any = None,
-        string: Any = None,
-        limit: int | None = None,
-        **kwargs: Any,
-    ) -> ResultSet[Any]:
-        """Matching earlier siblings, nearest first (bs4's ``find_previous_siblings``)."""
-        return self._find_all("previous_siblings", name, attrs, string, limit, kwargs)
-
-    def find_parent(self, name: Any = None, attrs: Any = None, **kwargs: Any) -> Any:
-        """The nearest matching enclosing tag (bs4's ``find_parent``)."""
-        results = self.find_parents(name, attrs, 1, **kwargs)
-        return results[0] if results else None
-
-    def find_parents(
-        self,
-        name: Any = None,
-        attrs: Any = None,
-        limit: int | None = None,
-        **kwargs: Any,
-    ) -> ResultSet[Any]:
-        """Matching enclosing tags, innermost first, the soup last (bs4's ``find_parents``)."""
-        return self._find_all("parents", name, attrs, None, limit, kwargs)
-
-    # -- CSS -------------------------------------------------------------------------------
-    @property
-    def css(self) -> CSS:
-        """bs4's CSS interface for this tag: ``select``, ``match``, ``closest``, ..."""
-        return _css.CSS(self)  # type: ignore[arg-type]
-
-    def select(
-        self,
-        selector: str,
-        namespaces: Any = None,
-        limit: int | None = 0,
-        **kwargs: Any,
-    ) -> ResultSet[Tag]:
-        """Tags below this one matching a CSS selector, in document order (bs4's ``select``)."""
-        return self.css.select(selector, namespaces, limit, **kwargs)
-
-    def select_one(
-        self, selector: str, namespaces: Any = None, **kwargs: Any
-    ) -> Tag | None:
-        """The first tag below this one matching a CSS selector (bs4's ``select_one``)."""
-        return self.css.select_one(selector, namespaces, **kwargs)
 
 
 #: bs4's old method names (camelCase from bs3, ``fetch*``), all deprecated there.

@@ -18,7 +18,36 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from . import _elements
 
 if TYPE_CHECKING:
+    from typing import TypeAlias
+
     from ._elements import NavigableString, PageElement, Tag
+
+    # What a find_* argument may be, as bs4 4.13+ types it (``bs4._typing``).
+    #: A tag name, attribute value or string matches a string, bytes, a
+    #: regular expression, or True/False (present or not).
+    _BaseStrainable: TypeAlias = str | bytes | re.Pattern[str] | bool
+    #: A name filter may also be a function of the `Tag`.
+    _BaseStrainableElement: TypeAlias = _BaseStrainable | Callable[[Tag], bool]
+    #: An attribute value or string filter may be a function of the value
+    #: (None when the tag lacks the attribute).
+    _BaseStrainableAttribute: TypeAlias = (
+        _BaseStrainable | Callable[[str | None], bool]
+    )
+    #: One criterion, or a list of alternatives.
+    StrainableElement: TypeAlias = (
+        _BaseStrainableElement | Iterable[_BaseStrainableElement]
+    )
+    StrainableAttribute: TypeAlias = (
+        _BaseStrainableAttribute | Iterable[_BaseStrainableAttribute]
+    )
+    StrainableString: TypeAlias = StrainableAttribute
+    #: Filters on several attributes at once (``attrs={"data-x": True}``).
+    StrainableAttributes: TypeAlias = dict[str, StrainableAttribute]
+    #: The ``name`` argument of a find_* method: a filter or a ready-made one.
+    FindMethodName: TypeAlias = "StrainableElement | ElementFilter"
+    #: The ``attrs`` argument: a dict of attribute filters, or one filter on
+    #: the class attribute (``find_all("p", "title")``, as bs4 reads it).
+    FindMethodAttrs: TypeAlias = StrainableAttributes | StrainableAttribute
 
 _T = TypeVar("_T")
 
@@ -42,13 +71,15 @@ class AttributeResemblesVariableWarning(UnusualUsageWarning, SyntaxWarning):
 class ResultSet(list[_T], Generic[_T]):
     """A list of search results that remembers the filter that found them (bs4's ``ResultSet``)."""
 
-    source: Any
+    source: ElementFilter | None
 
-    def __init__(self, source: Any, result: Iterable[_T] = ()) -> None:
+    def __init__(
+        self, source: ElementFilter | None, result: Iterable[_T] = ()
+    ) -> None:
         super().__init__(result)
         self.source = source
 
-    def __getattr__(self, key: str) -> Any:
+    def __getattr__(self, key: str) -> None:
         """Explain the common mistake of treating a list of results as one element."""
         raise AttributeError(
             f'ResultSet object has no attribute "{key}". You\'re probably treating '
