@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 from lxml import etree
 
 from ._fragment_output import needs_settling
-from ._links_url import url_scheme
+from ._links_url import hidden_scheme, url_scheme
 
 __all__ = [
     "EPUB_POLICY",
@@ -330,17 +330,31 @@ def get_policy(policy: CleanPolicy | str | None) -> CleanPolicy:
 _NOT_ELEMENT = 3
 
 # Attribute decisions.
-_KEEP, _DROP, _URL, _URL_LIST, _SRCSET, _STYLE, _REFRESH, _ANIMATE = range(8)
+_KEEP, _DROP, _URL, _URL_LIST, _SRCSET, _STYLE, _REFRESH, _ANIMATE, _NO_SCRIPT = range(
+    9
+)
 
-#: Attributes holding one URL (HTML Standard attribute index, legacy and SVG).
+#: Attributes holding one URL, checked whenever a policy keeps them: the
+#: HTML Standard's attributes index (action, cite, data, formaction, href,
+#: itemid, manifest, poster, src), its obsolete features (background,
+#: classid, codebase, longdesc, lowsrc, profile, usemap, datasrc), old
+#: Internet Explorer (dynsrc, folder, vrml), Netscape plugins (pluginspage,
+#: pluginurl), XML (xml:base) and SVG 1 (xlink:href).
 _URL_ATTRS = frozenset(
     {
         "href", "src", "action", "formaction", "poster", "cite", "data",
         "background", "longdesc", "usemap", "manifest", "codebase",
-        "xlink:href", "lowsrc", "dynsrc", "classid", "profile", "itemtype",
-        "itemid", "icon",
+        "xlink:href", "lowsrc", "dynsrc", "classid", "profile", "itemid",
+        "icon", "folder", "xml:base", "datasrc", "vrml", "pluginspage",
+        "pluginurl",
     }
 )  # fmt: skip
+#: Attributes holding space-separated URLs.
+_URL_LIST_ATTRS = frozenset({"ping", "archive", "itemtype", "attributionsrc"})
+#: Schemes that run script or show a document the page controls.
+SCRIPT_SCHEMES = frozenset(
+    {"javascript", "vbscript", "livescript", "mocha", "data", "feed", "jar"}
+)
 #: The attribute names most frequent in scraped pages (the corpus: ``class``
 #: alone is a third of all attributes).  ``http-equiv`` is not one: a
 #: refresh check reads it.
@@ -490,7 +504,7 @@ class _Cleaner:
             return _URL
         if key in ("srcset", "imagesrcset"):
             return _SRCSET
-        if key in ("ping", "archive"):
+        if key in _URL_LIST_ATTRS:
             return _URL_LIST
         if key == "style":
             return _STYLE
@@ -498,6 +512,10 @@ class _Cleaner:
             return _REFRESH
         if key == "attributename":
             return _ANIMATE
+        if key not in allowed:
+            # Kept by a wildcard: a name no list here knows may still be
+            # one some user agent loads; a script URL in it goes.
+            return _NO_SCRIPT
         return _KEEP
 
     def plan(self, tag: str, names: tuple[Any, ...]) -> _Plan:
@@ -515,6 +533,10 @@ class _Cleaner:
         stripped: list[Any] = []
         checks: list[tuple[Any, int, str, str]] = []
         kept: list[Any] = []
+        # Names lxml reads as a namespace ("{{lazy}}", "{}src": the HTML
+        # parser keeps them as names) or refuses (control characters):
+        # `_clean_attributes` reads such elements' items one by one.
+        odd = any(name[:1] == "{" or _NOT_XML.search(name) for name in names)
         for name in names:
             decision = decisions.get(name)
             if decision is None:
@@ -530,10 +552,10 @@ class _Cleaner:
                 checks.append((name, decision, local, _attr_key(name)))
         # A refresh check reads http-equiv, which an earlier removal in
         # attribute order may have taken: keep that order (slow path).
-        ordered = any(check[1] == _REFRESH for check in checks)
+        ordered = odd or any(check[1] == _REFRESH for check in checks)
         # What the string output needs (see `_clean_tree`); the attributes
         # kept are a subsequence of *kept* whatever the values' checks say.
-        plain = all(_SIMPLE_ATTRIBUTE.match(name) for name in kept)
+        plain = not odd and all(_SIMPLE_ATTRIBUTE.match(name) for name in kept)
         return _Plan(
             tuple(drops),
             tuple(checks),
@@ -598,7 +620,24 @@ class _Cleaner:
         return "&" not in value or self._url_ok(html.unescape(value), tag, key)
 
     def _url_ok(self, value: str, tag: str, key: str) -> bool:
-        return self._scheme_ok(url_scheme(value), value, tag, key)
+        scheme = url_scheme(value)
+        if scheme is None:
+            # Relative to a browser today; judged as the scheme it would
+            # have without the invisible characters ("\ufeffjavascript:").
+            hidden = hidden_scheme(value)
+            if hidden is not None:
+                return hidden in self.policy.url_schemes
+        return self._scheme_ok(scheme, value, tag, key)
+
+    def script_free(self, value: str) -> bool:
+        """Whether a value not known to be a URL cannot be read as a script URL."""
+        if ":" not in value and "&" not in value:
+            return True
+        for candidate in (value, html.unescape(value)):
+            scheme = hidden_scheme(candidate)
+            if scheme in SCRIPT_SCHEMES and scheme not in self.policy.url_schemes:
+                return False
+        return True
 
     def _scheme_ok(self, scheme: str | None, value: str, tag: str, key: str) -> bool:
         policy = self.policy
@@ -661,6 +700,31 @@ class _Plan(NamedTuple):
 _SIMPLE_TAG = re.compile(r"[A-Za-z_][A-Za-z0-9_.:\-]*\Z")
 _SIMPLE_ATTRIBUTE = _SIMPLE_TAG
 _SPECIAL = frozenset({"script", "style", "meta"})
+#: Characters lxml refuses in a name it is asked to look up (libxml2's HTML
+#: parser keeps them).
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+#: The attributes that really have a namespace (set through lxml or parsed
+#: as XML), as opposed to names the HTML parser kept starting with "{".
+NAMESPACED_ATTRIBUTES = etree.XPath("@*[namespace-uri() != '']")
+
+
+def odd_attribute_names(node: Any, names: list[Any]) -> set[Any]:
+    """The names among *names* a policy can never keep, whatever it allows.
+
+    Names lxml would read as a namespace though the HTML parser made them
+    plain names (``{{lazy}}``, ``{}src``: lxml reads the latter as ``src``),
+    names lxml refuses to address (control characters), and names held
+    twice (a plain ``{a}b`` next to a namespaced one).
+    """
+    odd = {name for name in names if _NOT_XML.search(name)}
+    if any(name[:1] == "{" for name in names):
+        found: Any = NAMESPACED_ATTRIBUTES(node)
+        namespaced = {value.attrname for value in found}
+        odd.update(name for name in names if name[:1] == "{" and name not in namespaced)
+        if len(set(names)) != len(names):
+            odd.update(name for name in names if names.count(name) > 1)
+    return odd
+
 
 _CLEANERS: dict[CleanPolicy, _Cleaner] = {}
 

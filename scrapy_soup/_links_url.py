@@ -27,6 +27,7 @@ from w3lib.url import safe_url_string
 __all__ = [
     "Base",
     "css_url_spans",
+    "hidden_scheme",
     "ping_spans",
     "preprocess_url",
     "refresh_url_span",
@@ -73,6 +74,37 @@ def url_scheme(value: str) -> str | None:
     True
     """
     match = _SCHEME.match(preprocess_url(value))
+    return match.group(1).lower() if match else None
+
+
+#: Characters a user agent might skip or strip somewhere between the markup
+#: and the URL parser: C0 and C1 controls, DEL, every Unicode space and line
+#: separator, soft hyphen, zero-width and joiner characters (U+200B-U+200F),
+#: bidi embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069),
+#: word joiner and invisible operators (U+2060-U+2064, U+206A-U+206F),
+#: variation selectors, the byte order mark, Hangul fillers, interlinear
+#: annotation controls (U+FFF9-U+FFFB) and tag characters (U+E0000 block).
+_INVISIBLE = re.compile(
+    "[\x00-\x20\x7f-\xa0\xad\u034f\u061c\u115f\u1160\u1680\u17b4\u17b5"
+    "\u180b-\u180f\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164"
+    "\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb\U0001d173-\U0001d17a"
+    "\U000e0000-\U000e0fff]+"
+)
+
+
+def hidden_scheme(value: str) -> str | None:
+    """The scheme *value* would have with every invisible character removed.
+
+    A sanitizer should not bet on a browser reading ``"\ufeffjavascript:"``
+    or ``"java\x1bscript:"`` as relative (they do today): `scrapy_soup.clean`
+    judges this scheme too.
+
+    >>> hidden_scheme("\ufeffjava\u200bscript:alert(1)")
+    'javascript'
+    >>> hidden_scheme("/a b:c") is None
+    True
+    """
+    match = _SCHEME.match(_INVISIBLE.sub("", value))
     return match.group(1).lower() if match else None
 
 

@@ -31,6 +31,7 @@ from lxml import etree
 from ._clean_policy import (
     _DROP,
     _KEEP,
+    _NO_SCRIPT,
     _NOT_ELEMENT,
     _REFRESH,
     _SRCSET,
@@ -41,6 +42,7 @@ from ._clean_policy import (
     POLICIES,
     SAFE_ATTRIBUTES,
     SAFE_TAGS,
+    SCRIPT_SCHEMES,
     STRICT_POLICY,
     AttributeMap,
     CleanPolicy,
@@ -49,6 +51,7 @@ from ._clean_policy import (
     _cleaner,
     _local_tag,
     get_policy,
+    odd_attribute_names,
 )
 from ._fragment_output import (
     MULTI_VALUED,
@@ -63,7 +66,12 @@ from ._links_markup import (
     set_text,
     target_element,
 )
-from ._links_url import ping_spans, refresh_url_span, srcset_url_spans, url_scheme
+from ._links_url import (
+    hidden_scheme,
+    ping_spans,
+    refresh_url_span,
+    srcset_url_spans,
+)
 from .links import absolutize_element, absolutize_nodes, link_attribute_names
 
 __all__ = [
@@ -358,11 +366,15 @@ def _clean_attributes(
     """Remove the attributes of *node* the policy does not keep; return how many.
 
     Decisions are cached per (tag, attribute name); a value is read only
-    when it must be checked (URLs, CSS).
+    when it must be checked (URLs, CSS).  Names no policy keeps
+    (`odd_attribute_names`) go whatever the policy says.
     """
     decisions = by_tag.get(tag)
     if decisions is None:
         decisions = by_tag[tag] = {}
+    odd = odd_attribute_names(node, names)
+    if odd:
+        return _clean_odd_attributes(compiled, decisions, node, tag, odd)
     drops: list[Any] = []
     for name in names:
         decision = decisions.get(name)
@@ -387,6 +399,41 @@ def _clean_attributes(
     return len(drops)
 
 
+def _clean_odd_attributes(
+    compiled: _Cleaner,
+    decisions: dict[Any, int],
+    node: Any,
+    tag: str,
+    odd: set[Any],
+) -> int:
+    """`_clean_attributes` for an element with names lxml cannot address as they are.
+
+    The values come from the items (lxml cannot look them up by name), and
+    the attributes kept are written again after a clear: only ever fewer.
+    """
+    items = node.items()
+    local = _local_tag(tag)
+    kept: list[tuple[Any, str]] = []
+    for name, value in items:
+        if name in odd:
+            continue
+        decision = decisions.get(name)
+        if decision is None:
+            decision = decisions[name] = compiled.decide(local, _attr_key(name))
+        if decision == _KEEP or (
+            decision != _DROP
+            and _value_ok(compiled, node, decision, local, _attr_key(name), value)
+        ):
+            kept.append((name, value))
+    node.attrib.clear()
+    written = 0
+    for name, value in kept:
+        with contextlib.suppress(ValueError):
+            node.set(name, value)
+            written += 1
+    return len(items) - written
+
+
 def _value_ok(
     compiled: _Cleaner, node: Any, decision: int, tag: str, key: str, value: str
 ) -> bool:
@@ -401,6 +448,8 @@ def _value_ok(
         return compiled.css_ok(value, tag)
     if decision == _REFRESH:
         return _refresh_ok(compiled, node, value)
+    if decision == _NO_SCRIPT:
+        return compiled.script_free(value)
     # _ANIMATE: SVG <animate attributeName="href"> can set a URL.
     target = _attr_key(value.strip())
     return not (target.endswith("href") or target.startswith("on"))
@@ -437,8 +486,8 @@ def _refresh_ok(compiled: _Cleaner, node: Any, value: str) -> bool:
     """
     if ":" in value or "&" in value:
         for candidate in {value, html.unescape(value)}:
-            scheme = url_scheme(_REFRESH_PREFIX.sub("", candidate, count=1))
-            if scheme in _SCRIPT_SCHEMES and scheme not in compiled.policy.url_schemes:
+            scheme = hidden_scheme(_REFRESH_PREFIX.sub("", candidate, count=1))
+            if scheme in SCRIPT_SCHEMES and scheme not in compiled.policy.url_schemes:
                 return False
     if str(node.get("http-equiv", "")).strip().lower() != "refresh":
         return True
@@ -448,7 +497,6 @@ def _refresh_ok(compiled: _Cleaner, node: Any, value: str) -> bool:
 
 #: What a refresh puts before its URL: the time, separators, ``url=``, a quote.
 _REFRESH_PREFIX = re.compile(r"^[\d.\s;,]*(?:url\s*=\s*)?['\"]?", re.I)
-_SCRIPT_SCHEMES = frozenset({"javascript", "vbscript", "livescript", "data", "feed"})
 
 
 def clean(

@@ -607,17 +607,21 @@ def test_one_parse_path_agrees_with_the_rounds(markup: str, preset: str | None) 
 def _assert_url_check_is_the_full_check(value: str) -> None:
     """`url_ok`'s shortcuts give what the full check gives, for every preset and place."""
     from scrapy_soup._clean_policy import _cleaner
-    from scrapy_soup._links_url import url_scheme
+    from scrapy_soup._links_url import hidden_scheme, url_scheme
 
     decoded = htmllib.unescape(value)
     for preset in ("safe", "strict", "epub"):
         compiled = _cleaner(get_policy(preset))
         for place in (("a", "href"), ("img", "src")):
             # The full check: the scheme of the value, and of the value decoded.
-            full = compiled._scheme_ok(url_scheme(value), value, *place) and (
-                "&" not in value
-                or compiled._scheme_ok(url_scheme(decoded), decoded, *place)
+            full = compiled._url_ok(value, *place) and (
+                "&" not in value or compiled._url_ok(decoded, *place)
             )
+            if url_scheme(value) is None and hidden_scheme(value) is None:
+                # Relative however it is read.
+                assert compiled._url_ok(value, *place) == (
+                    compiled.policy.allow_relative_urls
+                )
             assert compiled.url_ok(value, *place) == full, (value, preset, place)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, MutableMapping
-from typing import TYPE_CHECKING, Any, SupportsIndex, overload
+from typing import TYPE_CHECKING, Any, SupportsIndex, TypeVar, overload
 
 if TYPE_CHECKING:
     from lxml import etree
@@ -32,6 +32,7 @@ CDATA_LIST_ATTRIBUTES: dict[str, frozenset[str]] = {
     "output": frozenset({"for"}),
 }
 _UNIVERSAL = CDATA_LIST_ATTRIBUTES["*"]
+_D = TypeVar("_D")
 _EMPTY: frozenset[str] = frozenset()
 
 #: bs4 splits on Python's notion of whitespace (``\S+``), which is wider than
@@ -164,6 +165,74 @@ def to_attribute_string(value: Any) -> str:
     return str(value)
 
 
+def lxml_name(name: str) -> str:
+    """How lxml addresses the attribute an HTML parser named *name*.
+
+    lxml reads a name starting with ``{`` as ``{namespace}local`` (Clark
+    notation), but libxml2's HTML parser keeps ``{{lazy}}`` or ``{}src``
+    (template leftovers) as plain names.  An empty namespace first,
+    ``{}{{lazy}}``, makes lxml take the rest as the name itself.
+    """
+    return "{}" + name if name[:1] == "{" else name
+
+
+def _clark_namespace(name: str) -> bool:
+    """Whether *name* reads as ``{namespace}local`` with a namespace."""
+    end = name.find("}")
+    return name[:1] == "{" and end > 1 and end < len(name) - 1
+
+
+def get_attribute(el: etree._Element, name: str, is_xml: bool) -> str | None:
+    """The value of attribute *name* of *el*, whatever characters the name has.
+
+    In XML trees a ``{ns}local`` name is a namespaced attribute; in HTML
+    trees it is first the name the parser kept (`lxml_name`), then a
+    namespaced attribute lxml code may have set.  Names lxml refuses to
+    look up (control characters libxml2 kept) are found among the items.
+    """
+    try:
+        if is_xml or name[:1] != "{":
+            return el.get(name)
+        value = el.get("{}" + name)
+        if value is None and _clark_namespace(name):
+            value = el.get(name)
+        return value
+    except ValueError:
+        for key, value in el.items():
+            if key == name:
+                return value
+        return None
+
+
+def delete_attribute(el: etree._Element, name: str, is_xml: bool) -> bool:
+    """Delete attribute *name* of *el* if it is there; return whether it was.
+
+    Any name the parser produced can go (see `get_attribute`).  A name lxml
+    refuses to address (a control character) is removed by writing the
+    other attributes again; any of those lxml refuses to write (control
+    characters too) are lost with it.
+    """
+    attrib = el.attrib
+    try:
+        if is_xml or name[:1] != "{":
+            return attrib.pop(name, None) is not None
+        if attrib.pop("{}" + name, None) is not None:
+            return True
+        return _clark_namespace(name) and attrib.pop(name, None) is not None
+    except ValueError:
+        items = el.items()
+        if all(key != name for key, _ in items):
+            return False
+        attrib.clear()
+        for key, value in items:
+            if key != name:
+                try:
+                    el.set(key if is_xml else lxml_name(key), value)
+                except ValueError:
+                    continue
+        return True
+
+
 class AttrsView(MutableMapping[str, Any]):
     """``tag.attrs``: a live mapping over an lxml element's attributes."""
 
@@ -173,39 +242,43 @@ class AttrsView(MutableMapping[str, Any]):
         self._el = el
         self._is_xml = is_xml
 
-    def _wrap_value(self, key: str, value: str) -> Any:
+    def _wrap_value(self, key: str, value: str) -> str | AttributeValueList:
         if not self._is_xml and is_multi_valued(self._el.tag, key):  # type: ignore[arg-type]
             return AttributeValueList._live(self._el, key, split_value(value))
         return value
 
     def _raw(self, key: str) -> str | None:
-        try:
-            return self._el.get(key)
-        except ValueError:
-            # libxml2's HTML parser accepts attribute names (control
-            # characters) that lxml's API refuses to look up.
-            for name, value in self._el.items():
-                if name == key:
-                    return value
-            return None
+        return get_attribute(self._el, key, self._is_xml)
 
-    def __getitem__(self, key: str) -> Any:
+    def __getitem__(self, key: str) -> str | AttributeValueList:
         value = self._raw(key)
         if value is None:
             raise KeyError(key)
         return self._wrap_value(key, value)
 
-    def get(self, key: str, default: Any = None) -> Any:
+    @overload
+    def get(
+        self, key: str, default: None = None
+    ) -> str | AttributeValueList | None: ...
+    @overload
+    def get(self, key: str, default: _D) -> str | AttributeValueList | _D: ...
+    def get(
+        self, key: str, default: _D | None = None
+    ) -> str | AttributeValueList | _D | None:
         value = self._raw(key)
         if value is None:
             return default
         return self._wrap_value(key, value)
 
     def __setitem__(self, key: str, value: Any) -> None:
-        self._el.set(key, xml_safe(to_attribute_string(value)))
+        # bs4 stores the name as given: in HTML, "{x}y" is a name, not a
+        # namespace.
+        name = key if self._is_xml else lxml_name(key)
+        self._el.set(name, xml_safe(to_attribute_string(value)))
 
     def __delitem__(self, key: str) -> None:
-        del self._el.attrib[key]
+        if not delete_attribute(self._el, key, self._is_xml):
+            raise KeyError(key)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._el.attrib.keys())
@@ -214,7 +287,7 @@ class AttrsView(MutableMapping[str, Any]):
         return len(self._el.attrib)
 
     def __contains__(self, key: object) -> bool:
-        return key in self._el.attrib
+        return isinstance(key, str) and self._raw(key) is not None
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, (dict, AttrsView)):

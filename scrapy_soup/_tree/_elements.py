@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from lxml import etree
 
-from ._attrs import CDATA_LIST_ATTRIBUTES, AttrsView
+from ._attrs import CDATA_LIST_ATTRIBUTES, AttrsView, delete_attribute
 from ._modify import TREE_EDITS, ModifyMixin
 from ._find import FindMixin
 
@@ -812,7 +812,11 @@ class Tag(PageElement):
 
     def __getitem__(self, key: str) -> Any:
         # The common case without building an `AttrsView`: a str value.
+        # A name starting with "{" is not a namespace to the HTML parser
+        # (`AttrsView`); lxml would read "{}src" as "src".
         el = self._el
+        if key[:1] == "{":
+            return self.attrs[key]
         try:
             value = el.get(key)
         except (AttributeError, TypeError, ValueError):  # a soup; odd keys
@@ -830,11 +834,13 @@ class Tag(PageElement):
 
     def __delitem__(self, key: str) -> None:
         # bs4: deleting a missing attribute is not an error.
-        self._el.attrib.pop(key, None)
+        delete_attribute(self._el, key, self._is_xml)
 
     def get(self, key: str, default: Any = None) -> Any:
         """The attribute's value, or ``default``."""
         el = self._el
+        if key[:1] == "{":
+            return self.attrs.get(key, default)
         try:
             value = el.get(key)
         except (AttributeError, TypeError, ValueError):  # a soup; odd keys
@@ -858,7 +864,7 @@ class Tag(PageElement):
 
     def has_attr(self, key: str) -> bool:
         """Whether the tag has this attribute."""
-        return key in self._el.attrib
+        return key in self.attrs
 
     def has_key(self, key: str) -> bool:
         """Deprecated alias of `has_attr` (bs3)."""
