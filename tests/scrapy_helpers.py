@@ -191,8 +191,8 @@ MANUAL_SETTINGS: dict[str, Any] = {
     "DOWNLOADER_MIDDLEWARES": {"scrapy_soup.SoupDownloaderMiddleware": 45},
     "SPIDER_MIDDLEWARES": {"scrapy_soup.SoupSpiderMiddleware": 30},
     "ITEM_PIPELINES": {
-        "scrapy_soup.AbsoluteLinksPipeline": 800,
-        "scrapy_soup.CleanHtmlPipeline": 810,
+        "scrapy_soup.AbsoluteLinksPipeline": 100,
+        "scrapy_soup.CleanHtmlPipeline": 110,
     },
 }
 
@@ -274,7 +274,14 @@ def _main(config_path: str) -> None:
     from scrapy_soup._scrapy._origins import ItemOrigins
 
     config = json.loads(Path(config_path).read_text(encoding="utf-8"))
-    spidercls = globals()[config["spider"]]
+    # "module:Class" names a spider defined in another test module.
+    module_name, _, spider_name = config["spider"].rpartition(":")
+    if module_name:
+        import importlib
+
+        spidercls = getattr(importlib.import_module(module_name), spider_name)
+    else:
+        spidercls = globals()[spider_name]
     process = CrawlerProcess(config["settings"])
     crawler = process.create_crawler(spidercls)
     process.crawl(crawler, **config["spider_kwargs"])

@@ -81,13 +81,13 @@ def test_user_order_is_kept_whether_given_as_path_or_class() -> None:
         settings={
             **ADDON,
             "DOWNLOADER_MIDDLEWARES": {DM: 44},
-            "ITEM_PIPELINES": {AbsoluteLinksPipeline: 100},
+            "ITEM_PIPELINES": {AbsoluteLinksPipeline: 800},
         }
     ).settings
     assert _enabled(settings, "DOWNLOADER_MIDDLEWARES")[SoupDownloaderMiddleware] == 44
     pipelines = _enabled(settings, "ITEM_PIPELINES")
-    assert pipelines[AbsoluteLinksPipeline] == 100
-    assert pipelines[CleanHtmlPipeline] == 810
+    assert pipelines[AbsoluteLinksPipeline] == 800
+    assert pipelines[CleanHtmlPipeline] == 110
 
 
 def test_user_soup_settings_win_over_addon_defaults() -> None:
@@ -128,4 +128,21 @@ def test_addon_keeps_other_components_and_broken_paths_to_scrapy() -> None:
     addon.update_settings(settings)
     pipelines = settings.getdict("ITEM_PIPELINES")
     assert pipelines["no.such.Pipeline"] == 300
-    assert pipelines[AbsoluteLinksPipeline] == 800
+    assert pipelines[AbsoluteLinksPipeline] == 100
+
+
+def test_pipelines_run_before_a_user_pipeline_at_300() -> None:
+    # 300: Scrapy's project template and scrapy-redis's RedisPipeline.
+    settings = make_crawler(
+        settings={
+            **ADDON,
+            "ITEM_PIPELINES": {"scrapy_redis.pipelines.RedisPipeline": 300},
+        }
+    ).settings
+    from scrapy.utils.conf import build_component_list
+
+    order = build_component_list(settings.getwithbase("ITEM_PIPELINES"))
+    assert order.index(AbsoluteLinksPipeline) < order.index(CleanHtmlPipeline)
+    assert order.index(CleanHtmlPipeline) < order.index(
+        "scrapy_redis.pipelines.RedisPipeline"
+    )

@@ -1,8 +1,9 @@
 """Where each scraped item's HTML came from, kept beside the item, not in it.
 
 The spider middleware records the page URL and base URL of every item a
-callback yields; the pipelines look them up to resolve relative links in
-plain-string HTML fields. Nothing is added to the item itself.
+callback yields, and which of its values held markup (soup Tags, now
+``str``); the pipelines look them up to resolve relative links and to know
+which values to clean. Nothing is added to the item itself.
 
 Items are keyed by ``id()``: dicts cannot be weakly referenced, and dataclass
 items are unhashable. Each entry holds the item weakly when it can (the entry
@@ -24,6 +25,8 @@ from scrapy import signals
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
+
+    from scrapy_soup._scrapy._plain import FieldPath, Markup
 
 __all__ = ["ItemOrigins", "Origin"]
 
@@ -78,8 +81,10 @@ class ItemOrigins:
     """An item -> :class:`Origin` map for one crawler, released by signals."""
 
     def __init__(self) -> None:
-        # id(item) -> (weakref to the item, or the item itself, origin)
-        self._entries: dict[int, tuple[Any, Origin]] = {}
+        # id(item) -> (weakref to the item, or the item itself, origin, markup)
+        self._entries: dict[
+            int, tuple[Any, Origin | None, dict[FieldPath, Markup] | None]
+        ] = {}
 
     @classmethod
     def of(cls, crawler: Crawler) -> ItemOrigins:
@@ -98,8 +103,13 @@ class ItemOrigins:
     def __len__(self) -> int:
         return len(self._entries)
 
-    def record(self, item: Any, origin: Origin) -> None:
-        """Remember ``origin`` for ``item`` until it leaves the pipelines."""
+    def record(
+        self,
+        item: Any,
+        origin: Origin | None,
+        markup: dict[FieldPath, Markup] | None = None,
+    ) -> None:
+        """Remember ``origin`` and ``markup`` for ``item`` until it leaves the pipelines."""
         key = id(item)
         holder: Any
         if type(item) is dict:
@@ -110,17 +120,36 @@ class ItemOrigins:
                 holder = weakref.ref(item, self._forget_callback(key))
             except TypeError:
                 holder = item
-        self._entries[key] = (holder, origin)
+        self._entries[key] = (holder, origin, markup)
 
-    def get(self, item: Any) -> Origin | None:
-        """Return the origin recorded for this very item object, if any."""
+    def _entry(
+        self, item: Any
+    ) -> tuple[Any, Origin | None, dict[FieldPath, Markup] | None] | None:
         entry = self._entries.get(id(item))
         if entry is None:
             return None
-        holder, origin = entry
+        holder = entry[0]
         if holder is item or (isinstance(holder, weakref.ref) and holder() is item):
-            return origin
+            return entry
         return None
+
+    def get(self, item: Any) -> Origin | None:
+        """Return the origin recorded for this very item object, if any."""
+        entry = self._entry(item)
+        return None if entry is None else entry[1]
+
+    def markup(self, item: Any) -> dict[FieldPath, Markup] | None:
+        """Return the markup values recorded for this very item object, if any."""
+        entry = self._entry(item)
+        return None if entry is None else entry[2]
+
+    def set_markup(self, item: Any, markup: dict[FieldPath, Markup]) -> None:
+        """Record ``markup`` for ``item`` (keeping its origin, if recorded)."""
+        entry = self._entry(item)
+        if entry is None:
+            self.record(item, None, markup)
+        else:
+            self._entries[id(item)] = (entry[0], entry[1], markup)
 
     def release(self, item: Any) -> None:
         """Forget ``item`` (if it is the object recorded under its ``id()``)."""

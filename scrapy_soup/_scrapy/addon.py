@@ -26,10 +26,13 @@ COMPONENTS: tuple[tuple[str, type, int], ...] = (
     # Close to the engine (HttpErrorMiddleware is 50, StartSpiderMiddleware
     # 25): it records the item objects that actually reach the pipelines.
     ("SPIDER_MIDDLEWARES", SoupSpiderMiddleware, 30),
-    # Late, so user pipelines before them may still put soup objects in
-    # items; links first, so that cleaning checks the absolute URLs.
-    ("ITEM_PIPELINES", AbsoluteLinksPipeline, 800),
-    ("ITEM_PIPELINES", CleanHtmlPipeline, 810),
+    # Well below 300, the number Scrapy's project template gives a user's
+    # first pipeline and scrapy-redis documents for RedisPipeline: storage
+    # and queues get absolute, clean HTML. Links first, so that cleaning
+    # checks the absolute URLs; next to each other, so that a field's tree is
+    # handed from one to the other instead of parsed twice.
+    ("ITEM_PIPELINES", AbsoluteLinksPipeline, 100),
+    ("ITEM_PIPELINES", CleanHtmlPipeline, 110),
 )
 
 

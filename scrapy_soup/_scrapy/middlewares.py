@@ -1,5 +1,5 @@
 """The downloader middleware that gives responses ``.soup``, and the spider
-middleware that remembers which page each item came from.
+middleware that turns items into plain data and remembers where they came from.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from scrapy.utils.response import get_base_url
 
 from scrapy_soup._scrapy._config import Config
 from scrapy_soup._scrapy._origins import ItemOrigins, Origin
+from scrapy_soup._scrapy._plain import FieldFailures, convert_item, html_field_names
 from scrapy_soup._scrapy.responses import (
     SoupHtmlResponse,
     SoupXmlResponse,
@@ -193,11 +194,18 @@ def response_origin(response: Response) -> Origin:
 
 
 class SoupSpiderMiddleware(BaseSpiderMiddleware):
-    """Record, for each item a callback yields, the page URL and base URL.
+    """Make each item a callback yields plain data; record where it came from.
 
-    The pipelines use them to make links in plain-string HTML fields absolute,
-    without a field in the item. With ``SOUP_URL_FIELD`` set, the page URL is
-    also written into that field (unless the item already has a value there).
+    Every soup object in the item, at any depth, becomes plain Python data
+    (:func:`~scrapy_soup._scrapy._plain.convert_item`: a Tag its HTML
+    ``str``, ``tag.attrs`` a ``dict``, a ``ResultSet`` a ``list``...), so
+    that no pipeline, exporter or queue ever sees one. Beside the item (no
+    field is added) it records the page URL and base URL, and which values
+    held markup: the pipelines make those absolute and clean them. A value
+    that cannot be converted is replaced by None, logged once per field and
+    counted in ``soup/fields_failed``; the item always goes on. With
+    ``SOUP_URL_FIELD`` set, the page URL is also written into that field
+    (unless the item already has a value there).
     """
 
     def __init__(self, crawler: Crawler) -> None:
@@ -209,10 +217,31 @@ class SoupSpiderMiddleware(BaseSpiderMiddleware):
             weakref.WeakKeyDictionary()
         )
         self._warned_url_field: set[type] = set()
+        # item class -> names of its HTML fields (settings + field metadata)
+        self._marked: dict[type, tuple[str, ...]] = {}
+        self._failures = FieldFailures(crawler.stats, type(self).__name__)
 
     def get_processed_item(self, item: Any, response: Response | None) -> Any:
         # A dict is the usual item; is_item() asks every adapter class.
-        if response is None or not (type(item) is dict or ItemAdapter.is_item(item)):
+        if not (type(item) is dict or ItemAdapter.is_item(item)):
+            return item
+        try:
+            names = html_field_names(item, self._config.html_fields, self._marked)
+            converted = convert_item(item, names)
+        except Exception:
+            # Not expected (each value's failure is caught where it happens);
+            # the pipelines convert the item again.
+            logger.exception("Could not convert the soup objects of an item")
+            converted = None
+        markup = None
+        if converted is not None:
+            for path, exc in converted.failed:
+                self._failures.report(path, exc, "None")
+            markup = converted.markup or None
+        if response is None:
+            # A start item: no page, but its markup is known.
+            if markup is not None:
+                self._origins.record(item, None, markup)
             return item
         origin = self._by_response.get(response)
         if origin is None:
@@ -226,7 +255,7 @@ class SoupSpiderMiddleware(BaseSpiderMiddleware):
                 )
                 origin = Origin(response.url, response.url)
             self._by_response[response] = origin
-        self._origins.record(item, origin)
+        self._origins.record(item, origin, markup)
         if self._config.url_field is not None:
             self._set_url_field(item, origin)
         return item

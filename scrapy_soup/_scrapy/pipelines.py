@@ -1,24 +1,32 @@
 """Item pipelines that make links absolute and clean HTML fields before export.
 
-Both pipelines share :class:`_HtmlFieldPipeline`: it finds the HTML fields of
-an item (named in ``SOUP_HTML_FIELDS``, marked ``html=True`` in the field
-metadata, or holding soup Tags), parses plain strings once as fragments,
-copies soup Tags so the response's own tree never changes, and hands the
-result on. The last of the two that is enabled turns every result into a
-plain ``str``: JSON and JSON Lines exporters cannot encode other objects and
-would lose the whole item.
+Both pipelines share :class:`_HtmlFieldPipeline`. It finds the HTML values
+of an item: the fields named in ``SOUP_HTML_FIELDS`` or marked ``html=True``
+in their metadata (every string in them, at any depth), and the values that
+held soup Tags, recorded by :class:`~scrapy_soup.SoupSpiderMiddleware`. It
+parses each once as a fragment, runs :meth:`~_HtmlFieldPipeline.transform`
+on it and writes a ``str`` back: an item never holds a soup object between
+two pipelines. The working tree is handed to the next scrapy_soup pipeline
+beside the item (in :class:`~scrapy_soup._scrapy._origins.ItemOrigins`), so
+that a value is parsed once for both.
+
+Fail closed: a value that cannot be processed is never exported as it came.
+Its text is escaped (it reads as the same text and holds no markup) or, with
+``SOUP_DROP_FAILED_ITEMS``, the item is dropped; either way it is counted in
+``soup/fields_failed`` and logged once per field.
 """
 
 from __future__ import annotations
 
 import logging
-import weakref
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
 from scrapy.exceptions import DropItem
 from scrapy.utils.conf import build_component_list
 from scrapy.utils.misc import load_object
+from w3lib.encoding import html_to_unicode
 
 from scrapy_soup._scrapy._bridge import (
     absolutize,
@@ -26,87 +34,97 @@ from scrapy_soup._scrapy._bridge import (
     clean_markup,
     fragment_html,
     fragment_of_markup,
-    fragment_of_tag,
     policy_from_config,
 )
 from scrapy_soup._scrapy._config import Config
 from scrapy_soup._scrapy._origins import ItemOrigins
+from scrapy_soup._scrapy._plain import (
+    FieldFailures,
+    FieldPath,
+    Markup,
+    convert_item,
+    escape_text,
+    html_field_names,
+    is_item_type,
+    set_field,
+)
 
 if TYPE_CHECKING:
     from scrapy import Spider
     from scrapy.crawler import Crawler
     from typing_extensions import Self
 
-    from scrapy_soup._tree._elements import NavigableString, PageElement, Tag
     from scrapy_soup._tree._soup import Soup
 
 __all__ = ["AbsoluteLinksPipeline", "CleanHtmlPipeline"]
 
 logger = logging.getLogger(__name__)
 
-# Working copies that a scrapy_soup pipeline made and may therefore change in
-# place: id -> object. Entries vanish with their object.
-_owned: weakref.WeakValueDictionary[int, Any] = weakref.WeakValueDictionary()
+#: Values that cannot hold markup: kept as they are in an HTML field.
+_NO_MARKUP = (bool, int, float, type(None))
 
 
-class _UnsupportedValue(TypeError):
-    """A value in an HTML field that is neither text nor a soup object."""
+def decode_html(data: bytes) -> str:
+    """Decode an HTML field given as bytes: its BOM or ``<meta charset>``, else UTF-8.
+
+    As w3lib (and so Scrapy) decodes a response body without a
+    Content-Type header; undecodable bytes become U+FFFD.
+    """
+    return html_to_unicode(None, data)[1]
 
 
-_TREE_TYPES: tuple[type[PageElement], type[Tag], type[NavigableString]] | None = None
+class _Failed(Exception):
+    """A value in an HTML field failed; its escaped text replaces it."""
+
+    def __init__(self, exc: BaseException, escaped: Any) -> None:
+        super().__init__(str(exc))
+        self.exc = exc
+        self.escaped = escaped
 
 
-def _tree_types() -> tuple[type[PageElement], type[Tag], type[NavigableString]]:
-    # Late import: building the pipelines must not import the tree package
-    # before a crawl needs it (and keeps this module importable on its own).
-    global _TREE_TYPES
-    if _TREE_TYPES is None:
-        from scrapy_soup._tree._elements import NavigableString, PageElement, Tag
+class _ItemWork:
+    """One item on its way through one pipeline."""
 
-        _TREE_TYPES = (PageElement, Tag, NavigableString)
-    return _TREE_TYPES
+    __slots__ = ("base_url", "failed", "markup", "new_markup", "totals")
 
-
-def _holds_soup(value: Any, page_element: type) -> bool:
-    if isinstance(value, page_element):
-        return True
-    if isinstance(value, (list, tuple)):
-        # Every item passes here, soup or not, and list fields are often long
-        # (every link of a page): look at each distinct type once, collected
-        # in C, instead of an isinstance() per element in Python.
-        return any(issubclass(t, page_element) for t in set(map(type, value)))
-    return False
-
-
-def _plain(value: Any) -> Any:
-    """``value`` with every soup object in it (or in its list) made a str."""
-    page_element = _tree_types()[0]
-    if isinstance(value, page_element):
-        return str.__str__(value) if isinstance(value, str) else str(value)
-    if isinstance(value, (list, tuple)) and _holds_soup(value, page_element):
-        return type(value)(_plain(v) for v in value)
-    return value
+    def __init__(
+        self, base_url: str | None, markup: dict[FieldPath, Markup] | None
+    ) -> None:
+        self.base_url = base_url
+        self.markup = markup or {}
+        #: what this pipeline hands the next one
+        self.new_markup: dict[FieldPath, Markup] = {}
+        self.totals: dict[str, int] = {}
+        self.failed = False
 
 
 class _HtmlFieldPipeline:
-    """Find the HTML fields of each item and run :meth:`transform` on each one."""
+    """Find the HTML values of each item and run :meth:`transform` on each one."""
 
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
         self._config = Config.from_settings(crawler.settings)
         self._stats = crawler.stats
         self._origins = ItemOrigins.of(crawler)
-        self._final = self._is_last_soup_pipeline(crawler)
-        # item class -> names of fields whose metadata says html=True
+        self._final, self._next_is_soup = self._place_in(crawler)
+        # item class -> names of its HTML fields (settings + field metadata)
         self._marked: dict[type, tuple[str, ...]] = {}
         self._warned_no_base = False
+        self._failures = FieldFailures(crawler.stats, type(self).__name__)
+        self._instead = (
+            "nothing, the item is dropped (SOUP_DROP_FAILED_ITEMS)"
+            if self._config.drop_failed_items
+            else "its text, escaped"
+        )
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         return cls(crawler)
 
-    def _is_last_soup_pipeline(self, crawler: Crawler) -> bool:
-        """Tell whether no other scrapy_soup pipeline runs after this one."""
+    def _place_in(self, crawler: Crawler) -> tuple[bool, bool]:
+        """Tell whether this is the last scrapy_soup pipeline, and whether the
+        very next pipeline is one (then a value's tree is handed over and no
+        ``str`` written in between, as nothing else can read it)."""
         paths = build_component_list(crawler.settings.getwithbase("ITEM_PIPELINES"))
         classes = []
         for path in paths:
@@ -114,13 +132,15 @@ class _HtmlFieldPipeline:
                 classes.append(load_object(path))
             except (ImportError, NameError, ValueError, AttributeError):
                 classes.append(None)
+
+        def is_soup(c: Any) -> bool:
+            return isinstance(c, type) and issubclass(c, _HtmlFieldPipeline)
+
         mine = [i for i, c in enumerate(classes) if c is type(self)]
         if not mine:  # built by hand, not through ITEM_PIPELINES
-            return True
+            return True, False
         later = classes[mine[-1] + 1 :]
-        return not any(
-            isinstance(c, type) and issubclass(c, _HtmlFieldPipeline) for c in later
-        )
+        return not any(is_soup(c) for c in later), bool(later) and is_soup(later[0])
 
     # -- what the concrete pipelines provide --------------------------------
     def transform(self, fragment: Soup, base_url: str | None) -> dict[str, int]:
@@ -128,160 +148,205 @@ class _HtmlFieldPipeline:
         raise NotImplementedError
 
     def finish(self, fragment: Soup) -> str:
-        """The field's final value for exporters (this is the last pipeline)."""
+        """The value's final ``str`` (this is the last scrapy_soup pipeline)."""
         return fragment_html(fragment)
 
     # -- item handling -------------------------------------------------------
     def process_item(self, item: Any, spider: Spider | None = None) -> Any:
         # ``spider`` is optional: Scrapy < 2.14 passes it, later ones do not.
-        names = self._html_field_names(item)
+        html_names = html_field_names(item, self._config.html_fields, self._marked)
+        markup = self._origins.markup(item)
+        # What SoupSpiderMiddleware did for the callback's items, done again
+        # for soup objects put into the item since (or without the middleware).
+        converted = convert_item(item, html_names)
+        if converted is not None:
+            for path, exc in converted.failed:
+                self._failures.report(path, exc, "None")
+            if converted.markup:
+                markup = {**(markup or {}), **converted.markup}
+        fields: Any = item if type(item) is dict else ItemAdapter(item)
+        by_field: dict[str, list[FieldPath]] = {}
+        for path in markup or ():
+            if path[0] not in html_names:
+                by_field.setdefault(path[0], []).append(path[1:])
+        names = [n for n in html_names if n in fields]
+        names.extend(n for n in by_field if n not in names and n in fields)
         if not names:
             return item
-        adapter = ItemAdapter(item)
-        base_url = self._base_url_of(item, adapter)
-        totals: dict[str, int] = {}
-        failed: list[str] = []
+        work = _ItemWork(self._base_url_of(item, fields), markup)
         for name in names:
-            value = adapter.get(name)
+            value = fields.get(name)
             if value is None:
                 continue
-            counts: dict[str, int] = {}
-            try:
-                new_value = self._process_value(value, base_url, counts)
-            except Exception as exc:
-                failed.append(name)
-                self._inc("soup/fields_failed")
-                logger.warning(
-                    "%s could not process field %r (%s); the field is kept as it was: %r",
-                    type(self).__name__,
-                    name,
-                    type(value).__name__,
-                    exc,
-                    exc_info=logger.isEnabledFor(logging.DEBUG),
-                )
-                if self._final:
-                    # Still no soup object for the exporters: unprocessed, but
-                    # a str (a JSON exporter would lose the whole item).
-                    adapter[name] = _plain(value)
-                continue
-            adapter[name] = new_value
-            for key, count in counts.items():
-                totals[key] = totals.get(key, 0) + count
-        for key, count in totals.items():
+            rests = None if name in html_names else by_field[name]
+            new = self._at(value, (name,), rests, work)
+            if new is not value:
+                set_field(item, name, new)
+        for key, count in work.totals.items():
             if count:
                 self._inc(key, count)
+        if not self._final:
+            # Paths not handed over still hold markup for the next pipeline,
+            # which parses them again.
+            handed = work.new_markup
+            for path, recorded in work.markup.items():
+                if path not in handed:
+                    handed[path] = Markup(None, None, recorded.doc)
+            self._origins.set_markup(item, handed)
         logger.debug(
             "%s: fields %s, base URL %s, %s",
             type(self).__name__,
             names,
-            base_url,
-            ", ".join(f"{k} {v}" for k, v in sorted(totals.items())) or "no changes",
+            work.base_url,
+            ", ".join(f"{k} {v}" for k, v in sorted(work.totals.items()))
+            or "no changes",
         )
-        if failed and self._config.drop_failed_items:
-            raise DropItem(f"{type(self).__name__}: could not process fields {failed}")
+        if work.failed and self._config.drop_failed_items:
+            raise DropItem(f"{type(self).__name__}: could not process fields")
         return item
 
     def _inc(self, key: str, count: int = 1) -> None:
         if self._stats is not None:
             self._stats.inc_value(key, count)
 
-    def _html_field_names(self, item: Any) -> list[str]:
-        # Every item passes here, most with no HTML field: a plain dict (the
-        # usual item) is read directly, as ItemAdapter's Mapping walk is
-        # Python-level per field, and a dict class declares no fields.
-        fields: Any
-        marked: tuple[str, ...]
-        if type(item) is dict:
-            fields, marked = item, ()
-        else:
-            fields = ItemAdapter(item)
-            marked = self._marked_fields(type(item))
-        page_element = _tree_types()[0]
-        names: list[str] = []
-        for name in self._config.html_fields:
-            if name in fields and name not in names:
-                names.append(name)
-        for name in marked:
-            if name in fields and name not in names:
-                names.append(name)
-        for name, value in fields.items():
-            if name not in names and _holds_soup(value, page_element):
-                names.append(name)
-        return names
-
-    def _marked_fields(self, item_class: type) -> tuple[str, ...]:
-        marked = self._marked.get(item_class)
-        if marked is None:
-            found: list[str] = []
-            field_names = ItemAdapter.get_field_names_from_class(item_class) or []
-            for name in field_names:
-                meta = ItemAdapter.get_field_meta_from_class(item_class, name)
-                if meta.get("html"):
-                    found.append(name)
-            marked = self._marked[item_class] = tuple(found)
-        return marked
-
-    def _base_url_of(self, item: Any, adapter: ItemAdapter) -> str | None:
+    def _base_url_of(self, item: Any, fields: Any) -> str | None:
         origin = self._origins.get(item)
         if origin is not None:
             return origin.base_url
         name = self._config.url_field
         if name is not None:
-            value = adapter.get(name)
+            value = fields.get(name)
             if isinstance(value, str) and value:
                 return value
         return None
 
-    def _process_value(
-        self, value: Any, base_url: str | None, totals: dict[str, int]
+    # -- walking values ------------------------------------------------------
+    def _at(
+        self,
+        value: Any,
+        path: FieldPath,
+        rests: list[FieldPath] | None,
+        work: _ItemWork,
     ) -> Any:
+        """Process the markup at ``rests`` below ``value`` (all of it if None)."""
+        if rests is None or () in rests:
+            return self._all(value, path, work)
+        children: dict[Any, list[FieldPath]] = {}
+        for rest in rests:
+            children.setdefault(rest[0], []).append(rest[1:])
         if isinstance(value, (list, tuple)):
-            processed = [self._process_value(v, base_url, totals) for v in value]
-            return tuple(processed) if isinstance(value, tuple) else processed
-        _, tag_type, string_type = _tree_types()
-        fragment: Any
-        if isinstance(value, string_type):
-            # Text, not markup (bs4's str() of a NavigableString is unescaped):
-            # nothing to rewrite, only make it a plain str for exporters.
-            return str.__str__(value) if self._final else value
-        if isinstance(value, tag_type):
-            if _owned.get(id(value)) is value:
-                # A working copy an earlier scrapy_soup pipeline made; it
-                # carries the base URL that pipeline used.
-                fragment = value
-                base_url = getattr(value, "base_url", None) or base_url
-            else:
-                doc = value._doc if value._doc is not None else value
-                own_base = getattr(doc, "base_url", None)
-                if own_base:
-                    # A soup object keeps its own document's base URL.
-                    base_url = own_base
-                fragment = fragment_of_tag(value)
-        elif isinstance(value, str):
-            if "<" not in value:
-                # No markup: nothing to rewrite or clean, and parsing would
-                # only re-escape the text ("AT&T" -> "AT&amp;T").
-                return value
-            fragment = fragment_of_markup(value)
-        else:
-            raise _UnsupportedValue(
-                f"expected str, a soup object or a list of those, got {type(value).__name__}"
-            )
-        if base_url is None and not self._warned_no_base:
-            self._warned_no_base = True
-            logger.warning(
-                "%s: no page URL known for an item; enable SoupSpiderMiddleware "
-                "or set SOUP_URL_FIELD so that relative links can be resolved",
-                type(self).__name__,
-            )
-        for key, count in self.transform(fragment, base_url).items():
-            totals[key] = totals.get(key, 0) + count
-        if self._final:
-            return self.finish(fragment)
-        _owned[id(fragment)] = fragment
-        # Remember the base with the copy: the next pipeline reads it there.
-        fragment.base_url = base_url
-        return fragment
+            items = list(value)
+            for key, sub in children.items():
+                if isinstance(key, int) and -len(items) <= key < len(items):
+                    items[key] = self._at(items[key], (*path, key), sub, work)
+            if isinstance(value, list):
+                return items
+            make = getattr(type(value), "_make", None)
+            return make(items) if make is not None else tuple(items)
+        if is_item_type(value):
+            adapter = ItemAdapter(value)
+            for key, sub in children.items():
+                if key in adapter:
+                    child = adapter[key]
+                    new = self._at(child, (*path, key), sub, work)
+                    if new is not child:
+                        set_field(value, key, new)
+            return value
+        if isinstance(value, Mapping):
+            out = dict(value)
+            for key, sub in children.items():
+                if key in out:
+                    out[key] = self._at(out[key], (*path, key), sub, work)
+            return out
+        # Changed since it was recorded (by another pipeline): the value is
+        # no longer where the markup was; nothing to do there.
+        return value
+
+    def _all(self, value: Any, path: FieldPath, work: _ItemWork) -> Any:
+        """Process every string in ``value``: each one is HTML."""
+        try:
+            return self._all_or_fail(value, path, work)
+        except _Failed as failed:
+            work.failed = True
+            self._failures.report(path, failed.exc, self._instead)
+            return failed.escaped
+
+    def _all_or_fail(self, value: Any, path: FieldPath, work: _ItemWork) -> Any:
+        if isinstance(value, str):
+            if type(value) is not str:
+                value = str.__str__(value)
+            return self._html(value, path, work)
+        if isinstance(value, (bytes, bytearray)):
+            try:
+                text = decode_html(bytes(value))
+            except Exception as exc:
+                raise _Failed(exc, None) from exc
+            return self._html(text, path, work)
+        if isinstance(value, _NO_MARKUP):
+            return value
+        if isinstance(value, (list, tuple)):
+            items = [self._all(v, (*path, i), work) for i, v in enumerate(value)]
+            if isinstance(value, list):
+                return items
+            make = getattr(type(value), "_make", None)
+            return make(items) if make is not None else tuple(items)
+        if isinstance(value, (set, frozenset)):
+            items = [self._all(v, path, work) for v in value]
+            return frozenset(items) if isinstance(value, frozenset) else set(items)
+        if is_item_type(value):
+            adapter = ItemAdapter(value)
+            for key, child in list(adapter.items()):
+                new = self._all(child, (*path, key), work)
+                if new is not child:
+                    set_field(value, key, new)
+            return value
+        if isinstance(value, Mapping):
+            return {k: self._all(v, (*path, k), work) for k, v in value.items()}
+        # Neither text nor a container of text: never exported as it came.
+        error = TypeError(f"an HTML field holds a {type(value).__name__}")
+        try:
+            escaped: Any = escape_text(str(value))
+        except Exception:
+            escaped = None
+        raise _Failed(error, escaped)
+
+    def _html(self, text: str, path: FieldPath, work: _ItemWork) -> str:
+        """Run :meth:`transform` on one HTML string; return what replaces it."""
+        recorded = work.markup.get(path)
+        base_url = work.base_url
+        fragment: Soup | None = None
+        if recorded is not None and recorded.text is text:
+            fragment = recorded.fragment
+            own_base = getattr(recorded.doc, "base_url", None)
+            if own_base:
+                # A soup object keeps its own document's base URL.
+                base_url = own_base
+        if fragment is None and "<" not in text:
+            # No markup: nothing to rewrite or clean, and parsing would
+            # only re-escape the text ("AT&T" -> "AT&amp;T").
+            return text
+        try:
+            if fragment is None:
+                fragment = fragment_of_markup(text)
+            if base_url is None and not self._warned_no_base:
+                self._warned_no_base = True
+                logger.warning(
+                    "%s: no page URL known for an item; enable SoupSpiderMiddleware "
+                    "or set SOUP_URL_FIELD so that relative links can be resolved",
+                    type(self).__name__,
+                )
+            for key, count in self.transform(fragment, base_url).items():
+                work.totals[key] = work.totals.get(key, 0) + count
+            if self._final:
+                return self.finish(fragment)
+            # Hand the tree on: the next scrapy_soup pipeline uses it when the
+            # value is still this very str.
+            out = text if self._next_is_soup else fragment_html(fragment)
+        except Exception as exc:
+            raise _Failed(exc, escape_text(text)) from exc
+        doc = recorded.doc if recorded is not None else None
+        work.new_markup[path] = Markup(out, fragment, doc)
+        return out
 
 
 class AbsoluteLinksPipeline(_HtmlFieldPipeline):

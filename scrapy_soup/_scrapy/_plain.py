@@ -1,0 +1,383 @@
+"""Turn every soup object in an item into plain Python data.
+
+A spider may put anything the soup hands out into an item: a ``Tag``, a
+``NavigableString``, ``tag.attrs``, ``tag['class']``, a ``ResultSet``, at any
+depth inside dicts, lists, tuples, sets and nested items. Exporters, queues
+(Redis, disk) and other pipelines cannot encode those, and Scrapy's feed
+exporter drops an item it cannot encode. :func:`convert_item` replaces them
+in the item, in place, by what they stand for:
+
+- a ``Tag``/``Soup`` -> its HTML ``str`` (``str(tag)``), recorded as markup
+  so that the pipelines make its links absolute and clean it;
+- a ``NavigableString`` (``Comment``, ``CData``, ...) -> its text as ``str``;
+  inside an HTML field it is text, not markup: its ``&``, ``<`` and ``>``
+  are escaped (bs4's "minimal" formatter) so that it reads as the same text;
+- ``tag.attrs`` -> ``dict``; a multi-valued attribute (``tag['class']``) and a
+  ``ResultSet`` -> ``list``.
+
+Items that hold no soup object are looked at and left alone: nothing is
+allocated for them. This module never imports Scrapy (itemadapter only).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from itemadapter import ItemAdapter
+
+if TYPE_CHECKING:
+    from scrapy_soup._tree._soup import Soup
+
+__all__ = [
+    "MAX_DEPTH",
+    "Converted",
+    "FieldFailures",
+    "FieldPath",
+    "Markup",
+    "convert_item",
+    "escape_text",
+    "format_path",
+    "html_field_names",
+    "is_item_type",
+    "set_field",
+]
+
+logger = logging.getLogger(__name__)
+
+#: A value's place in an item: the field name, then dict keys, list indexes
+#: and nested items' field names (``("sections", 2, "html")``).
+FieldPath = tuple[Any, ...]
+
+#: How deep values are walked; a deeper (or self-referencing) value fails.
+MAX_DEPTH = 100
+
+#: Types that never hold a soup object (exact types: ``NavigableString`` is a
+#: ``str`` subclass).
+_SCALARS: frozenset[type] = frozenset({str, int, float, bool, type(None), bytes})
+
+#: Type -> whether ItemAdapter knows it as an item (asked once per type).
+_item_types: dict[type, bool] = {}
+
+
+def is_item_type(value: Any) -> bool:
+    """Tell whether ``value`` is an item ItemAdapter handles (cached per type)."""
+    t = type(value)
+    known = _item_types.get(t)
+    if known is None:
+        known = _item_types[t] = bool(ItemAdapter.is_item(value))
+    return known
+
+
+class _Types:
+    """The soup classes, imported on first use (not when Scrapy starts)."""
+
+    loaded = False
+    # Any, not type: isinstance() against them must not narrow values to object.
+    page_element: Any
+    tag: Any
+    string: Any
+    attrs: Any
+    attr_list: Any
+    result_set: Any
+    #: Every type that is a soup object (tuple for isinstance()).
+    soup: tuple[type, ...]
+
+    @classmethod
+    def load(cls) -> type[_Types]:
+        if not cls.loaded:
+            from scrapy_soup._tree._attrs import AttributeValueList, AttrsView
+            from scrapy_soup._tree._elements import NavigableString, PageElement, Tag
+            from scrapy_soup._tree._strainer import ResultSet
+
+            cls.page_element, cls.tag, cls.string = PageElement, Tag, NavigableString
+            cls.attrs, cls.attr_list, cls.result_set = (
+                AttrsView,
+                AttributeValueList,
+                ResultSet,
+            )
+            cls.soup = (PageElement, AttrsView, AttributeValueList, ResultSet)
+            cls.loaded = True
+        return cls
+
+
+def escape_text(text: str) -> str:
+    """Text as HTML that reads as the same text (``&``, ``<``, ``>`` escaped).
+
+    The "minimal" formatter bs4 writes strings with.
+    """
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def format_path(path: FieldPath) -> str:
+    """``("sections", 2, "html")`` -> ``"sections[2].html"``, for logs."""
+    out = str(path[0]) if path else ""
+    for key in path[1:]:
+        out += f"[{key}]" if isinstance(key, int) else f".{key}"
+    return out
+
+
+def html_field_names(
+    item: Any, configured: tuple[str, ...], marked: dict[type, tuple[str, ...]]
+) -> tuple[str, ...]:
+    """Names of the item's HTML fields: ``SOUP_HTML_FIELDS`` plus the marked ones.
+
+    A field is marked by its metadata: ``scrapy.Field(html=True)``,
+    ``dataclasses.field(metadata={"html": True})``, ``attrs.field(metadata=
+    {"html": True})`` or pydantic's ``Field(json_schema_extra={"html":
+    True})``. ``marked`` caches the marked names per item class.
+    """
+    if type(item) is dict:
+        return configured
+    item_class = type(item)
+    names = marked.get(item_class)
+    if names is None:
+        found: list[str] = list(configured)
+        for name in ItemAdapter.get_field_names_from_class(item_class) or ():
+            meta = ItemAdapter.get_field_meta_from_class(item_class, name)
+            extra = meta.get("json_schema_extra")
+            marked_html = meta.get("html") or (
+                isinstance(extra, Mapping) and extra.get("html")
+            )
+            if marked_html and name not in found:
+                found.append(name)
+        names = marked[item_class] = tuple(found)
+    return names
+
+
+def set_field(item: Any, name: str, value: Any) -> None:
+    """``item[name] = value`` for any item type, frozen dataclasses included."""
+    if type(item) is dict:
+        item[name] = value
+        return
+    try:
+        ItemAdapter(item)[name] = value
+    except (AttributeError, TypeError, ValueError):
+        # A frozen dataclass, attrs class or pydantic model: the object is
+        # the spider's own output, so this changes nothing anyone else holds.
+        # (pydantic's ValidationError is a ValueError.)
+        object.__setattr__(item, name, value)
+
+
+class Markup:
+    """A markup value of an item: the ``str`` in the item and the tree behind it.
+
+    ``fragment`` is a working copy (a fragment soup nobody else holds) whose
+    serialization is ``text``, or None when there is none and ``text`` must
+    be parsed; ``doc`` is the soup document the value came from (its base
+    URL wins over the page's), or None.
+    """
+
+    __slots__ = ("doc", "fragment", "text")
+
+    def __init__(self, text: str | None, fragment: Soup | None, doc: Any) -> None:
+        self.text = text
+        self.fragment = fragment
+        self.doc = doc
+
+
+class Converted:
+    """What converting one item found: markup and the values that failed."""
+
+    __slots__ = ("failed", "markup")
+
+    def __init__(self) -> None:
+        #: path -> the markup found there
+        self.markup: dict[FieldPath, Markup] = {}
+        #: (path, exception) of each value that could not be converted
+        self.failed: list[tuple[FieldPath, BaseException]] = []
+
+
+class _TooDeep(ValueError):
+    pass
+
+
+def _holds_soup(value: Any, depth: int) -> bool:
+    """Tell whether ``value`` holds a soup object anywhere (no allocation)."""
+    if depth > MAX_DEPTH:
+        return True  # the conversion reports it
+    if isinstance(value, _Types.soup):
+        return True
+    if type(value) is dict:
+        for key, v in value.items():
+            if type(v) not in _SCALARS and _holds_soup(v, depth + 1):
+                return True
+            if type(key) not in _SCALARS and isinstance(key, _Types.page_element):
+                return True
+        return False
+    if isinstance(value, (list, tuple, set, frozenset)):
+        # Long lists (every link of a page) are common: look at each
+        # distinct type once, collected in C.
+        types = set(map(type, value))
+        if types <= _SCALARS:
+            return False
+        return any(type(v) not in _SCALARS and _holds_soup(v, depth + 1) for v in value)
+    if is_item_type(value):
+        return any(
+            type(v) not in _SCALARS and _holds_soup(v, depth + 1)
+            for v in ItemAdapter(value).values()
+        )
+    if isinstance(value, Mapping):
+        return any(
+            type(v) not in _SCALARS and _holds_soup(v, depth + 1)
+            for v in value.values()
+        )
+    return False
+
+
+def _tag_markup(tag: Any) -> tuple[str, Soup | None]:
+    """``str(tag)``, and a working copy of the tag when it is cheaper that way.
+
+    For a Tag of an HTML page the tag is copied (in C) into a fragment soup
+    and that copy serialized straight from lxml (``fragment_html``: tested
+    equal to ``str()``, ~2x faster); the pipelines then work on the copy
+    instead of parsing the string again. Whole documents, XML, tags inside
+    ``<pre>``/``<textarea>`` (whose whitespace bs4 keeps) and documents
+    edited with verbatim whitespace take ``str()``.
+    """
+    from scrapy_soup._scrapy._bridge import fragment_html, fragment_of_tag
+
+    el = tag._el
+    doc = tag._doc
+    if (
+        el is None
+        or doc is None
+        or doc._mode == "xml"
+        or doc._verbatim
+        or el.tag in ("pre", "textarea")
+        or next(el.iterancestors("pre", "textarea"), None) is not None
+    ):
+        return str(tag), None
+    fragment = fragment_of_tag(tag)
+    return fragment_html(fragment), fragment
+
+
+def _convert(
+    value: Any, path: FieldPath, html: bool, out: Converted, depth: int
+) -> Any:
+    """``value`` as plain data; soup objects replaced, containers rebuilt."""
+    try:
+        if depth > MAX_DEPTH:
+            raise _TooDeep(f"nested more than {MAX_DEPTH} levels deep")
+        types = _Types
+        if isinstance(value, types.tag):
+            text, fragment = _tag_markup(value)
+            out.markup[path] = Markup(text, fragment, value._doc)
+            return text
+        if isinstance(value, types.string):
+            text = str.__str__(value)
+            # In an HTML field, text is text: escaped, never read as markup.
+            return escape_text(text) if html else text
+        if isinstance(value, types.attrs):
+            return {
+                str(k): _convert(v, (*path, k), False, out, depth + 1)
+                for k, v in value.items()
+            }
+        if isinstance(value, types.attr_list):
+            return [str.__str__(v) if isinstance(v, str) else v for v in value]
+        if isinstance(value, types.page_element):
+            # Another kind of page element: its markup.
+            return str(value)
+        return _convert_container(value, path, html, out, depth)
+    except Exception as exc:
+        out.failed.append((path, exc))
+        return None
+
+
+def _convert_container(
+    value: Any, path: FieldPath, html: bool, out: Converted, depth: int
+) -> Any:
+    t = type(value)
+    if t is dict or (isinstance(value, Mapping) and not is_item_type(value)):
+        return {
+            (str(k) if isinstance(k, _Types.page_element) else k): (
+                v
+                if type(v) in _SCALARS
+                else _convert(v, (*path, k), html, out, depth + 1)
+            )
+            for k, v in value.items()
+        }
+    if isinstance(value, (list, tuple)):
+        items = [
+            v if type(v) in _SCALARS else _convert(v, (*path, i), html, out, depth + 1)
+            for i, v in enumerate(value)
+        ]
+        if isinstance(value, tuple):
+            make = getattr(t, "_make", None)  # a namedtuple keeps its type
+            return make(items) if make is not None else tuple(items)
+        return items  # a ResultSet or a list subclass becomes a list
+    if isinstance(value, (set, frozenset)):
+        # Elements of a set have no address: the set itself is the markup.
+        found = len(out.markup)
+        items = [_convert(v, path, html, out, depth + 1) for v in value]
+        if len(out.markup) > found:
+            out.markup[path] = Markup(None, None, None)
+        return frozenset(items) if isinstance(value, frozenset) else set(items)
+    if is_item_type(value):
+        adapter = ItemAdapter(value)
+        for name, v in list(adapter.items()):
+            if type(v) not in _SCALARS and _holds_soup(v, depth + 1):
+                set_field(value, name, _convert(v, (*path, name), html, out, depth + 1))
+        return value
+    return value
+
+
+def convert_item(item: Any, html_names: tuple[str, ...]) -> Converted | None:
+    """Replace every soup object in ``item`` (in place); None if it held none.
+
+    ``html_names`` are the item's HTML fields: a string in one of them is
+    escaped. A value that cannot be converted is replaced by None and
+    reported in :attr:`Converted.failed`; the item always goes on.
+    """
+    _Types.load()
+    fields: Any = item if type(item) is dict else ItemAdapter(item)
+    out: Converted | None = None
+    for name, value in list(fields.items()):
+        if type(value) in _SCALARS or not _holds_soup(value, 0):
+            continue
+        if out is None:
+            out = Converted()
+        new = _convert(value, (name,), name in html_names, out, 0)
+        try:
+            set_field(item, name, new)
+        except Exception as exc:
+            out.failed.append(((name,), exc))
+    return out
+
+
+class FieldFailures:
+    """Count every value that failed in ``soup/fields_failed``; log each field once.
+
+    Fields are told apart by their path without list indexes
+    (``sections[].html``), so that a failure repeated on every item of a
+    crawl is one warning; each later one is logged at DEBUG level.
+    """
+
+    def __init__(self, stats: Any, who: str) -> None:
+        self._stats = stats
+        self._who = who
+        self._logged: set[str] = set()
+
+    def report(self, path: FieldPath, exc: BaseException, instead: str) -> None:
+        """Count and log one value at ``path`` that failed with ``exc``."""
+        if self._stats is not None:
+            self._stats.inc_value("soup/fields_failed")
+        shown = format_path(path)
+        key = str(path[0]) + "".join(
+            "[]" if isinstance(k, int) else f".{k}" for k in path[1:]
+        )
+        first = key not in self._logged
+        if first:
+            self._logged.add(key)
+        logger.log(
+            logging.WARNING if first else logging.DEBUG,
+            "%s could not process field %s (%s: %s); exported instead: %s%s",
+            self._who,
+            shown,
+            type(exc).__name__,
+            exc,
+            instead,
+            "" if not first else " (logged once for this field)",
+            exc_info=logger.isEnabledFor(logging.DEBUG),
+        )
