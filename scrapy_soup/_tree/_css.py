@@ -42,7 +42,7 @@ from lxml import etree
 
 # _elements imports this module (through _search): its names are read
 # when a selector runs.
-from . import _elements, _strainer
+from . import _elements, _groups, _strainer
 from ._attrs import CDATA_LIST_ATTRIBUTES, split_value
 from ._modify import TREE_EDITS
 from ._xpath import _LRU, NS, literal
@@ -593,18 +593,40 @@ class CompiledSelector:
         self.parts = parts
         self.extensions = extensions
         self.namespaces = namespaces
-        self._xpaths: dict[tuple[str, bool], Any] = {}
+        self._xpaths: dict[tuple[str, bool, int | None], Any] = {}
 
-    def _union(self, axis: str, world: str) -> str:
+    def _union(self, axis: str, world: str, part: int | None = None) -> str:
         # The world test after the condition: it walks the ancestors, and
         # few candidates pass the condition.
+        parts = self.parts if part is None else self.parts[part : part + 1]
         steps = [
             f"{axis}::{test}" + (f"[{cond}]" if cond else "") + world
-            for test, cond in self.parts
+            for test, cond in parts
         ]
         return " | ".join(steps)
 
-    def xpath(self, form: str, world: bool = False) -> Any:
+    def run(self, form: str, world: bool, context: Any, **variables: Any) -> list[Any]:
+        """`xpath` ``form`` run on ``context``; a group's selectors one by one.
+
+        A group's union is merged by `merge_group` (libxml2's own merge of
+        large node-sets is quadratic, and ``(a | b | c)[1]`` merges ``a | b``
+        in full) for the forms that collect every match or the first.
+        """
+        if len(self.parts) == 1 or form in ("match", "closest"):
+            return self.xpath(form, world)(context, **variables)  # type: ignore[no-any-return]
+        results = [
+            self.xpath(form, world, i)(context, **variables)
+            for i in range(len(self.parts))
+        ]
+        if form.startswith("first"):
+            # The first of each selector's first: libxml2 sorts these few.
+            return _groups.merge_group(context, results, None, False)[:1]
+        names = [test for test, _ in self.parts]
+        return _groups.merge_group(
+            context, results, None if "*" in names else names, form == "filter"
+        )
+
+    def xpath(self, form: str, world: bool = False, part: int | None = None) -> Any:
         """The compiled XPath for a form of use.
 
         Forms: "select" (descendants), "select_self" (descendants and self:
@@ -612,17 +634,18 @@ class CompiledSelector:
         those), "match" (a boolean), "closest", "filter" (children).  With
         ``world``, nodes inside ``<template>`` contents other than the
         scope's are left out (``$tk``/``$scope`` variables).  A group is a
-        union of one step per selector (document order, no duplicates).
+        union of one step per selector (document order, no duplicates);
+        ``part`` gives the step of one selector of the group alone.
         """
-        key = (form, world)
+        key = (form, world, part)
         found = self._xpaths.get(key)
         if found is not None:
             return found
         in_world = "[count(ancestor::template) = $tk]" if world else ""
         if form in ("select", "first"):
-            expr = self._union("descendant", in_world)
+            expr = self._union("descendant", in_world, part)
         elif form in ("select_self", "first_self"):
-            expr = self._union("descendant-or-self", in_world)
+            expr = self._union("descendant-or-self", in_world, part)
         elif form == "match":
             expr = f"boolean({self._union('self', in_world)})"
         elif form == "closest":
@@ -634,12 +657,13 @@ class CompiledSelector:
             expr = self._union("ancestor-or-self", in_world)
             expr = f"{expr}[1]" if len(self.parts) == 1 else f"({expr})[last()]"
         else:  # filter
-            expr = self._union("child", in_world)
+            expr = self._union("child", in_world, part)
         if form.startswith("first"):
             # One step: the first on its axis, where libxml2 stops (the
             # bracketed form collects every match first).  A union of steps
             # is in document order only as a whole.
-            expr = f"{expr}[1]" if len(self.parts) == 1 else f"({expr})[1]"
+            one = part is not None or len(self.parts) == 1
+            expr = f"{expr}[1]" if one else f"({expr})[1]"
         namespaces = dict(self.namespaces)
         namespaces["ss"] = NS
         try:
@@ -772,15 +796,16 @@ class CSS:
             return []
         compiled, templates = self._compiled(select, namespaces, context)
         form = ("first" if first else "select") + ("_self" if with_self else "")
-        xpath = compiled.xpath(form, templates)
+        run = compiled.run
         if not with_self:
-            return xpath(context, tk=self._tk(context, True), scope=context)  # type: ignore[no-any-return]
+            tk = self._tk(context, True)
+            return run(form, templates, context, tk=tk, scope=context)
         # A document: its root element, and any top-level element libxml2
         # put after a stray </html>, each searched with its subtree.
         found: list[Any] = []
         for top in (context, *context.itersiblings()):
             if isinstance(top.tag, str):
-                found.extend(xpath(top, tk=0, scope=top))
+                found.extend(run(form, templates, top, tk=0, scope=top))
                 if first and found:
                     break
         return found
@@ -867,8 +892,8 @@ class CSS:
             xpath = compiled.xpath("match", templates)
             ok = xpath(context, tk=0, scope=context)
             return _strainer.ResultSet(None, self._wrap([context]) if ok else [])
-        xpath = compiled.xpath("filter", templates)
-        found = xpath(context, tk=self._tk(context, True), scope=context)
+        tk = self._tk(context, True)
+        found = compiled.run("filter", templates, context, tk=tk, scope=context)
         return _strainer.ResultSet(None, self._wrap(found))
 
 
