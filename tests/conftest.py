@@ -1,4 +1,15 @@
-"""Shared fixtures: the read-only corpus of real pages (../shared/corpus)."""
+"""Shared fixtures: the repository's own corpus of real pages.
+
+Every test finds pages here, through ``corpus_pages()`` / ``corpus_page()``,
+and nowhere else. The default is ``tests/data/corpus`` (a chosen subset of
+the project's page corpus, carried by the repository: see its README for the
+sources, licenses and why each page is there), so a fresh clone runs every
+parity test. ``SCRAPY_SOUP_CORPUS`` may point at another folder with the same
+``MANIFEST.tsv`` layout (a bigger corpus for a longer run); no test needs it.
+
+A missing or empty corpus raises: a parity test with no pages fails, it never
+skips or collects nothing.
+"""
 
 from __future__ import annotations
 
@@ -6,33 +17,56 @@ import csv
 import os
 from pathlib import Path
 
-import pytest
+#: The corpus in the repository.
+REPO_CORPUS = Path(__file__).resolve().parent / "data" / "corpus"
+#: The corpus the tests read.
+CORPUS = Path(os.environ.get("SCRAPY_SOUP_CORPUS") or REPO_CORPUS)
 
-CORPUS = Path(
-    os.environ.get(
-        "SCRAPY_SOUP_CORPUS", Path(__file__).resolve().parents[2] / "shared" / "corpus"
-    )
-)
+
+class CorpusMissing(RuntimeError):
+    """The corpus folder, its manifest or a page the tests name is not there."""
+
+
+def corpus_manifest() -> list[dict[str, str]]:
+    """The rows of the corpus manifest (file, bytes, source, license, kind, sha256)."""
+    manifest = CORPUS / "MANIFEST.tsv"
+    if not manifest.is_file():
+        raise CorpusMissing(
+            f"no corpus manifest at {manifest}: the tests carry their pages in "
+            f"{REPO_CORPUS}; SCRAPY_SOUP_CORPUS, when set, must name a folder "
+            "with the same MANIFEST.tsv layout"
+        )
+    with manifest.open(encoding="utf-8", newline="") as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    if not rows:
+        raise CorpusMissing(f"{manifest} lists no pages")
+    return rows
 
 
 def corpus_pages(kind: str | None = None) -> list[Path]:
-    """The corpus pages listed in its manifest (optionally only one ``kind``)."""
-    manifest = CORPUS / "MANIFEST.tsv"
-    if not manifest.exists():
-        return []
-    with manifest.open(encoding="utf-8", newline="") as f:
-        rows = list(csv.DictReader(f, delimiter="\t"))
-    return [CORPUS / r["file"] for r in rows if kind is None or r["kind"] == kind]
+    """The corpus pages listed in its manifest (optionally only one ``kind``).
+
+    Never empty: raises `CorpusMissing` instead, so that a parametrized test
+    fails at collection rather than collecting nothing.
+    """
+    pages = [
+        CORPUS / r["file"]
+        for r in corpus_manifest()
+        if kind is None or r["kind"] == kind
+    ]
+    if not pages:
+        raise CorpusMissing(f"the corpus at {CORPUS} has no pages of kind {kind!r}")
+    return pages
+
+
+def corpus_page(name: str) -> Path:
+    """One page by file name (``"base-url.html"``); raises if the corpus lacks it."""
+    for path in corpus_pages():
+        if path.name == name:
+            return path
+    raise CorpusMissing(f"the corpus at {CORPUS} has no page {name!r}")
 
 
 def read_page(path: Path) -> str:
     """A page's text: every corpus file is UTF-8 (see the corpus README)."""
     return path.read_bytes().decode("utf-8")
-
-
-@pytest.fixture(scope="session")
-def corpus() -> list[Path]:
-    pages = corpus_pages()
-    if not pages:
-        pytest.fail(f"corpus not found at {CORPUS}; set SCRAPY_SOUP_CORPUS")
-    return pages

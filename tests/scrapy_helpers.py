@@ -30,11 +30,12 @@ from pathlib import Path
 from typing import Any
 
 import scrapy
+from conftest import CORPUS
 
 TESTS_DIR = Path(__file__).resolve().parent
 REPO_DIR = TESTS_DIR.parent
-#: The shared corpus sits beside the repository (read-only).
-CORPUS_DIR = REPO_DIR.parent / "shared" / "corpus" / "pages"
+#: The test corpus's pages (found by conftest, the one place that knows where).
+CORPUS_DIR = CORPUS / "pages"
 
 # A 1x1 transparent PNG.
 PNG_BYTES = bytes.fromhex(
@@ -71,7 +72,7 @@ def _compress(body: bytes, encoding: str) -> bytes:
 class PageServer:
     """A threaded stdlib HTTP server on 127.0.0.1:0 serving a dict of pages.
 
-    ``/corpus/<file>`` serves the shared corpus pages as UTF-8 HTML. ``hits``
+    ``/corpus/<file>`` serves the test corpus pages as UTF-8 HTML. ``hits``
     counts requests per path (the HTTP cache tests check the second run sends
     none).
     """

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from bs4 import BeautifulSoup, Comment
+from conftest import corpus_pages
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree, html
@@ -29,21 +30,12 @@ from scrapy_soup.clean import (
 )
 
 DATA = Path(__file__).parent / "data" / "clean"
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 VECTORS: list[str] = json.loads((DATA / "xss_vectors.json").read_text("utf-8"))[
     "vectors"
 ]
 
 
-def _pages() -> list[Path]:
-    manifest = CORPUS / "MANIFEST.tsv"
-    if not manifest.exists():
-        return []
-    rows = manifest.read_text("utf-8").splitlines()[1:]
-    return [CORPUS / row.split("\t")[0] for row in rows if row.strip()]
-
-
-PAGES = _pages()
+PAGES = corpus_pages()
 
 
 # -- the safety oracle ------------------------------------------------------------
@@ -560,7 +552,6 @@ def test_never_raises_on_any_attribute_value(value: str, name: str) -> None:
 
 
 # -- real pages --------------------------------------------------------------------
-@pytest.mark.skipif(not PAGES, reason="corpus not available")
 @pytest.mark.parametrize("path", PAGES, ids=lambda p: p.name)
 def test_corpus_pages(path: Path) -> None:
     text = path.read_bytes().decode("utf-8")
@@ -841,7 +832,6 @@ def test_removed_elements_next_to_refused_characters_generated(
     )
 
 
-@pytest.mark.skipif(not PAGES, reason="corpus not available")
 @pytest.mark.parametrize("path", PAGES[::3], ids=lambda p: p.name)
 def test_corpus_one_parse_path(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     calls = spy_xml_path(monkeypatch)

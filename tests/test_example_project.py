@@ -396,10 +396,6 @@ def test_readme_commands_in_a_fresh_venv(tmp_path: Path) -> None:
     main_command, test_command = readme_commands()
     clone = tmp_path / REPO_DIR.name
     shutil.copytree(REPO_DIR, clone, ignore=IGNORED)
-    # Tests read the shared page corpus beside the repository (../shared).
-    shared = REPO_DIR.parent / "shared"
-    if shared.is_dir():
-        (tmp_path / "shared").symlink_to(shared, target_is_directory=True)
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     bindir = venv / ("Scripts" if os.name == "nt" else "bin")

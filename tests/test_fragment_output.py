@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+from conftest import corpus_pages
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from lxml import etree
@@ -27,8 +28,7 @@ from scrapy_soup._fragment_output import (
 from scrapy_soup._links_markup import parse_fragment
 from scrapy_soup._tree import _attrs, _elements
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
-PAGES = sorted((CORPUS / "pages").glob("*.html")) if CORPUS.exists() else []
+PAGES = corpus_pages()
 
 
 def _soup_output(text: str) -> str:
@@ -89,7 +89,6 @@ def test_same_as_the_soup_generated(pieces: list[str]) -> None:
     assert contents_html(parse_fragment(text).element) == _soup_output(text)
 
 
-@pytest.mark.skipif(not PAGES, reason="corpus not available")
 @pytest.mark.parametrize("path", PAGES, ids=lambda p: p.name)
 def test_corpus_pages_same_as_the_soup(path: Path) -> None:
     text = path.read_bytes().decode("utf-8", "replace")
@@ -203,7 +202,6 @@ def test_xml_path_same_as_the_python_path_generated(pieces: list[str]) -> None:
     _assert_xml_path_agrees(el)
 
 
-@pytest.mark.skipif(not PAGES, reason="corpus not available")
 @pytest.mark.parametrize("path", PAGES, ids=lambda p: p.name)
 def test_corpus_pages_xml_path_once_cleaned(path: Path) -> None:
     import sys

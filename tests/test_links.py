@@ -8,6 +8,7 @@ from urllib.parse import urljoin
 
 import pytest
 from bs4 import BeautifulSoup
+from conftest import corpus_page, corpus_pages, read_page
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree, html
@@ -24,19 +25,10 @@ from scrapy_soup._links_url import (
 )
 from scrapy_soup.links import URL_ATTRIBUTES, absolutize_element, absolutize_links
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 PAGE = "https://example.com/dir/page.html?q=1"
 
 
-def _pages() -> list[Path]:
-    manifest = CORPUS / "MANIFEST.tsv"
-    if not manifest.exists():
-        return []
-    rows = manifest.read_text("utf-8").splitlines()[1:]
-    return [CORPUS / row.split("\t")[0] for row in rows if row.strip()]
-
-
-PAGES = _pages()
+PAGES = corpus_pages()
 
 
 def _one(fragment: str, base: str = PAGE, **kw: object) -> str:
@@ -466,7 +458,6 @@ def _left_alone_by_rule(value: str) -> bool:
     return not v or v.startswith("#") or bool(_HAS_SCHEME.match(v))
 
 
-@pytest.mark.skipif(not PAGES, reason="corpus not available")
 @pytest.mark.parametrize("path", PAGES, ids=lambda p: p.name)
 def test_corpus_pages(path: Path) -> None:
     text = path.read_bytes().decode("utf-8")
@@ -517,10 +508,7 @@ def test_corpus_base_fixtures_with_bs4() -> None:
         ("base-url-base-element.html", "https://fakehost/"),
         ("base-url-base-element-relative.html", "https://fakehost/test/base/"),
     ]:
-        path = CORPUS / "pages" / name
-        if not path.exists():
-            pytest.skip("corpus not available")
-        text = path.read_bytes().decode("utf-8")
+        text = read_page(corpus_page(name))
         root = html.document_fromstring(text)
         count = absolutize_element(root, "https://fakehost/test/page.html")
         original = BeautifulSoup(text, "lxml")

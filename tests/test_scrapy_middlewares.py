@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import corpus_page
 from scrapy_helpers import (
     ADDON_SETTINGS,
-    CORPUS_DIR,
     MANUAL_SETTINGS,
     PNG_BYTES,
     CrawlResult,
@@ -120,8 +120,6 @@ UNTOUCHED = {
 
 
 def _corpus_pages() -> list[str]:
-    if not CORPUS_DIR.is_dir():
-        return []
     wanted = [
         "001.html",
         "base-url.html",
@@ -130,7 +128,7 @@ def _corpus_pages() -> list[str]:
         "wikipedia.html",
         "svg-parsing.html",
     ]
-    return [f"/corpus/{name}" for name in wanted if (CORPUS_DIR / name).is_file()]
+    return [f"/corpus/{corpus_page(name).name}" for name in wanted]
 
 
 @pytest.fixture(scope="module")

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from bs4 import BeautifulSoup
+from conftest import corpus_pages
 from scrapy.exceptions import NotSupported
 from scrapy.http import (
     HtmlResponse,
@@ -22,7 +23,7 @@ from scrapy.http import (
     TextResponse,
     XmlResponse,
 )
-from scrapy_helpers import CORPUS_DIR, bs4_queries, soup_queries
+from scrapy_helpers import bs4_queries, soup_queries
 
 from scrapy_soup._scrapy import SoupHtmlResponse, SoupXmlResponse, soup_of
 from scrapy_soup._scrapy.middlewares import _wrap
@@ -333,12 +334,8 @@ def test_bad_bodies_give_a_soup(body: bytes) -> None:
     assert ours == theirs
 
 
-def _corpus_files() -> list[Path]:
-    return sorted(CORPUS_DIR.glob("*.html")) if CORPUS_DIR.is_dir() else []
-
-
 @pytest.mark.slow
-@pytest.mark.parametrize("path", _corpus_files(), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", corpus_pages(), ids=lambda p: p.name)
 def test_every_corpus_page_matches_bs4(path: Path) -> None:
     # No Content-Type charset: Scrapy detects the encoding, and bs4 gets the
     # text Scrapy decoded, so only the trees are compared.

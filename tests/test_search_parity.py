@@ -1,4 +1,4 @@
-"""Search parity with bs4 (lxml builder) over every page of the shared corpus.
+"""Search parity with bs4 (lxml builder) over every page of the corpus.
 
 Each page is given to both as the same decoded text.  A table of queries
 (every filter form, every find_* method from several anchors, CSS
@@ -9,7 +9,6 @@ and parent), so "same elements, same order, same strings".
 
 from __future__ import annotations
 
-import csv
 import re
 import warnings
 from collections import Counter
@@ -19,21 +18,14 @@ from typing import Any
 
 import bs4
 import pytest
+from conftest import corpus_pages, read_page
 from lxml import etree
 
 from scrapy_soup._tree import _elements as el
 from scrapy_soup._tree._soup import Soup
 from scrapy_soup._tree._strainer import SoupStrainer
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
-
-
-def _pages() -> list[str]:
-    with open(CORPUS / "MANIFEST.tsv", encoding="utf-8", newline="") as f:
-        return [row["file"] for row in csv.DictReader(f, delimiter="\t")]
-
-
-PAGES = _pages() if (CORPUS / "MANIFEST.tsv").exists() else []
+PAGES = corpus_pages()
 
 
 class Ctx:
@@ -496,9 +488,9 @@ def _run(query: Q, ctx: Ctx) -> tuple[str, Any]:
 
 # About 2.5 CPU minutes for the 134 pages, most of it bs4's side (soupsieve).
 @pytest.mark.slow
-@pytest.mark.parametrize("page", PAGES)
-def test_search_parity(page: str) -> None:
-    text = (CORPUS / page).read_bytes().decode("utf-8")
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_search_parity(page: Path) -> None:
+    text = read_page(page)
     bs = bs4.BeautifulSoup(text, "lxml")
     ours = Soup(text, "lxml")
     bs_pos, bs_tags = _positions_bs4(bs)
