@@ -13,6 +13,7 @@ from typing import Any
 
 import bs4
 import pytest
+from lxml import etree
 
 from scrapy_soup import Soup
 
@@ -101,3 +102,36 @@ def test_selector_groups_in_xml() -> None:
         assert [t.name for t in soup.select(selector)] == [
             t.name for t in theirs.select(selector)
         ]
+
+
+# -- many attributes on one tag -----------------------------------------------------
+def _many_attributes(count: int) -> str:
+    names = " ".join(f'a{i}="v{i} &amp; &lt;"' for i in range(count))
+    return f'<p id="x" class="one two" {names}>text</p>'
+
+
+@pytest.mark.parametrize(
+    ("mode", "builder"), [("html", "lxml"), ("fragment", "html.parser")]
+)
+def test_thousands_of_attributes_print_as_bs4_prints_them(
+    mode: str, builder: str
+) -> None:
+    markup = _many_attributes(5_000)
+    soup, theirs = Soup(markup, mode), bs4.BeautifulSoup(markup, builder)
+    assert str(soup) == str(theirs)
+    assert soup.p is not None and theirs.p is not None
+    assert soup.p.prettify() == theirs.p.prettify()
+    assert soup.p.decode(formatter="html") == theirs.p.decode(formatter="html")
+
+
+def test_thousands_of_attributes_in_xml_keep_their_prefixes() -> None:
+    # bs4 4.15 with lxml 6 drops namespace prefixes in XML (a bug of its
+    # own), so lxml reading our output back is the oracle here.
+    names = " ".join(f'a:n{i}="{i}" m{i}="&lt;{i}&amp;"' for i in range(3_000))
+    markup = f'<r xmlns:a="urn:a"><p xml:lang="en" {names}/></r>'
+    out = Soup(markup, "xml").decode(eventual_encoding=None)
+    assert 'a:n2999="2999"' in out
+    expected = etree.fromstring(markup)[0]
+    again = etree.fromstring(out)[0]
+    assert dict(again.attrib) == dict(expected.attrib)
+    assert len(again.attrib) == 6_001

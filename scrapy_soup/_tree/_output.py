@@ -9,7 +9,7 @@ recursion limit.  The pretty-printing state machine is bs4's
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from lxml import etree
 
@@ -176,6 +176,28 @@ def _tree_events(
         yield (STRING, str(node), type(node), None, node, None)
 
 
+#: An element's attribute values, in the order of ``el.keys()``.
+_ATTRIBUTE_VALUES = etree.XPath("@*", smart_strings=False)
+_MANY_ATTRIBUTES = 32
+
+
+def attribute_pairs(el: Any) -> list[tuple[str, str]]:
+    """``el.items()``, in time linear in the number of attributes.
+
+    lxml reads each value by looking its name up in the element's list of
+    attributes, so ``items()`` is quadratic: 50,000 attributes on one tag
+    took seconds to print.  The names and, through XPath, the values are
+    each one pass over that list, in the same order.
+    """
+    keys = el.keys()
+    if len(keys) <= _MANY_ATTRIBUTES:
+        return el.items()  # type: ignore[no-any-return]
+    values = _ATTRIBUTE_VALUES(el)
+    if len(values) != len(keys):  # pragma: no cover - libxml2 lists every one
+        return el.items()  # type: ignore[no-any-return]
+    return list(zip(keys, values, strict=True))
+
+
 def _attribute_items(el: Any, is_xml: bool) -> list[tuple[str, Any]]:
     """A tag's attributes as bs4 holds them: multi-valued ones as lists."""
     if is_xml:
@@ -183,7 +205,7 @@ def _attribute_items(el: Any, is_xml: bool) -> list[tuple[str, Any]]:
     tag = el.tag
     return [
         (k, split_value(v) if is_multi_valued(tag, k) else v)
-        for k, v in el.attrib.items()
+        for k, v in attribute_pairs(el)
     ]
 
 
@@ -196,7 +218,7 @@ def xml_attribute_items(el: Any) -> list[tuple[str, str]]:
     items: list[tuple[str, str]] = []
     nsmap = el.nsmap
     inverse = {uri: prefix for prefix, uri in nsmap.items()}
-    for key, value in el.attrib.items():
+    for key, value in attribute_pairs(el):
         if key[0] == "{":
             uri, local = key[1:].split("}", 1)
             prefix = inverse.get(uri)
@@ -507,13 +529,14 @@ def main_text_values(node: Tag, strip: bool = False) -> list[str]:
     trailer: list[str] = []
     el = node._el
     if el is None:  # only a document soup wraps no element
-        el = node._root
-        trailer = [s for s in node._trailer if type(s) is NavigableString]
+        soup = cast("Soup", node)
+        el = soup._root
+        trailer = [s for s in soup._trailer if type(s) is NavigableString]
         if el is None:
             return [v for v in map(str.strip, trailer) if v] if strip else trailer
         if el.getparent() is not None:
             trailer = []
-        elif node._leader or any(isinstance(t.tag, str) for t in el.itersiblings()):
+        elif soup._leader or any(isinstance(t.tag, str) for t in el.itersiblings()):
             # Strings before the root (after a stray end tag), or content
             # libxml2 put after a stray </html> in a second top-level
             # element: the walk over the document's children sees them.
