@@ -1,13 +1,36 @@
-"""scrapy_soup: Beautiful Soup's API as a view over the lxml tree Scrapy parsed.
+"""Beautiful Soup 4's API as a view over the lxml tree Scrapy already parsed.
 
-The core (tree, search, output, cleaning, links) imports lxml, cssselect and
-w3lib only; the Scrapy components are loaded on first use (PEP 562), so
-``import scrapy_soup`` never imports Scrapy.
+With the add-on enabled, every Scrapy HTML or XML response has a lazy
+``response.soup`` with bs4's API (``find_all``, ``select``, ``tag["href"]``,
+``new_tag``, ``prettify``, ``get_text``, ...) over the elements parsel already
+built: no second parse. Item pipelines make the links in HTML fields
+absolute and clean them before export. Enable it in a project's
+``settings.py``::
+
+    ADDONS = {"scrapy_soup.Addon": 0}
+
+The soup also works on its own, like bs4:
+
+>>> from scrapy_soup import BeautifulSoup
+>>> soup = BeautifulSoup('<p>Hi <a href="/x">there</a></p>')
+>>> soup.a["href"], soup.p.get_text()
+('/x', 'Hi there')
+
+The soup, `clean` and `absolutize_links` need lxml, cssselect and w3lib only.
+The Scrapy components (`Addon`, `SoupDownloaderMiddleware`,
+`SoupSpiderMiddleware`, `AbsoluteLinksPipeline`, `CleanHtmlPipeline`,
+`SoupHtmlResponse`, `SoupXmlResponse`, `soup_of`) are imported on first
+access (PEP 562), so ``import scrapy_soup`` does not import Scrapy. The
+README is the manual: settings, stats, and the differences from Beautiful
+Soup.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
+
+#: The package version (the one place it is written; pyproject reads it).
+__version__ = "0.1.0.dev0"
 
 from ._tree._attrs import (
     AttributeValueList,
@@ -136,6 +159,11 @@ __all__ = [
     "get_policy",
     "soup_of",
 ]
+
+
+def __dir__() -> list[str]:
+    # dir() and help() list the lazily imported Scrapy names too.
+    return sorted(set(globals()) | set(_SCRAPY_NAMES))
 
 
 def __getattr__(name: str) -> Any:

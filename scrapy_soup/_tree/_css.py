@@ -528,11 +528,47 @@ class SoupSieveTranslator(HTMLTranslator):
             return f"({ref} = {lit} or starts-with({ref}, {dash}))" if dash else None
         return None  # ~=: \f is a separator to soupsieve and cannot be written in XPath
 
+    def xpath_relation(self, relation: Any) -> XPathExpr:
+        """``:has()``, built here so that every cssselect version means the same.
+
+        cssselect 1.6 parses a list of relative selectors (``relation.arguments``)
+        and calls ``xpath_relation_*_combinator(right)`` for a condition;
+        cssselect 1.2-1.5 (the newest on Python 3.10) parse one
+        (``relation.combinator``, ``relation.subselector``) and called those
+        methods as ``(left, right)`` for an expression. One walk, with the
+        one-argument methods below, serves both.
+        """
+        arguments = getattr(relation, "arguments", None)
+        if arguments is None:
+            arguments = [(relation.combinator, relation.subselector)]
+        condition = ""
+        for combinator, subselector in arguments:
+            kind = self.combinator_mapping.get(combinator.value)
+            if kind is None:  # cssselect < 1.5 lets "-" through as one
+                raise ExpressionError(f"no combinator {combinator.value!r} in :has()")
+            method = getattr(self, f"xpath_relation_{kind}_combinator")
+            argument = method(self.xpath(subselector.parsed_tree))
+            condition = f"({condition}) or ({argument})" if condition else argument
+        xpath: XPathExpr = self.xpath(relation.selector)
+        return xpath.add_condition(condition)
+
     def xpath_relation_descendant_combinator(self, right: XPathExpr) -> str:
         return self._relation("descendant::", right)
 
     def xpath_relation_child_combinator(self, right: XPathExpr) -> str:
         return self._relation("child::", right)
+
+    def xpath_relation_direct_adjacent_combinator(self, right: XPathExpr) -> str:
+        # The next sibling element itself is tested against right's first step
+        # (``self::``); cssselect before 1.6 compared its name only.
+        if right.path:
+            right.path = f"self::{right.path}"
+        else:
+            right.element = f"self::{right.element}"
+        return f"following-sibling::*[1]/{right}"
+
+    def xpath_relation_indirect_adjacent_combinator(self, right: XPathExpr) -> str:
+        return f"following-sibling::{right}"
 
     def _relation(self, axis: str, right: XPathExpr) -> str:
         if self.templates:

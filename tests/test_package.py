@@ -1,0 +1,118 @@
+"""The package as people adopt it: version, metadata, help(), declared imports."""
+
+from __future__ import annotations
+
+import ast
+import importlib.metadata
+import pydoc
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import scrapy_soup
+
+PACKAGE_DIR = Path(scrapy_soup.__file__).resolve().parent
+REPO_DIR = PACKAGE_DIR.parent
+#: Import names of the distributions the package may import at run time.
+DISTRIBUTION_OF = {
+    "lxml": "lxml",
+    "cssselect": "cssselect",
+    "w3lib": "w3lib",
+    "parsel": "parsel",
+    "scrapy": "scrapy",
+    "itemadapter": "itemadapter",
+}
+
+
+def _requirements() -> dict[str, str]:
+    """Declared runtime requirements of the installed distribution: name -> spec."""
+    out = {}
+    for req in importlib.metadata.requires("scrapy-soup") or []:
+        if "extra ==" in req:
+            continue
+        name = re.match(r"[A-Za-z0-9_.\-]+", req)
+        assert name is not None
+        out[name.group(0).lower()] = req
+    return out
+
+
+def test_version_is_the_distributions() -> None:
+    assert scrapy_soup.__version__ == importlib.metadata.version("scrapy-soup")
+    assert re.fullmatch(
+        r"\d+\.\d+\.\d+(\.dev\d+|a\d+|b\d+|rc\d+)?", scrapy_soup.__version__
+    )
+
+
+def test_metadata_for_adopters() -> None:
+    meta = importlib.metadata.metadata("scrapy-soup")
+    classifiers = meta.get_all("Classifier") or []
+    assert any(c.startswith("Development Status :: ") for c in classifiers)
+    tested = {c.rsplit(" ", 1)[1] for c in classifiers if re.search(r":: 3\.\d+$", c)}
+    assert "3.10" in tested
+    assert f"{sys.version_info[0]}.{sys.version_info[1]}" in tested
+    assert meta["Requires-Python"] == ">=3.10"
+    urls = dict(u.split(", ", 1) for u in meta.get_all("Project-URL") or [])
+    assert {"Homepage", "Changelog", "Issues"} <= set(urls)
+    assert all(u.startswith("https://") for u in urls.values())
+    assert (meta.get("License-Expression") or meta.get("License")) == "BSD-3-Clause"
+    assert "BSD 3-Clause License" in (REPO_DIR / "LICENSE").read_text("utf-8")
+
+
+def _runtime_imports(tree: ast.AST) -> set[str]:
+    """Top-level names of the modules imported outside ``if TYPE_CHECKING:``."""
+    out: set[str] = set()
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for child in node.orelse:
+                out |= _runtime_imports(ast.Module(body=[child], type_ignores=[]))
+            continue
+        if isinstance(node, ast.Import):
+            out.update(a.name.split(".")[0] for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            out.add(node.module.split(".")[0])
+        else:
+            out |= _runtime_imports(node)
+    return out
+
+
+def test_every_third_party_import_is_declared() -> None:
+    imported: set[str] = set()
+    for path in PACKAGE_DIR.rglob("*.py"):
+        imported |= _runtime_imports(ast.parse(path.read_text("utf-8")))
+    third_party = {
+        name
+        for name in imported
+        if name not in sys.stdlib_module_names and name != "scrapy_soup"
+    }
+    assert third_party <= set(DISTRIBUTION_OF), third_party - set(DISTRIBUTION_OF)
+    declared = _requirements()
+    for name in third_party:
+        assert DISTRIBUTION_OF[name] in declared, name
+
+
+def test_dir_and_help_show_the_scrapy_names_without_importing_scrapy() -> None:
+    code = (
+        "import sys, scrapy_soup\n"
+        "names = dir(scrapy_soup)\n"
+        "assert set(scrapy_soup.__all__) <= set(names), set(scrapy_soup.__all__) - set(names)\n"
+        "assert '__version__' in names\n"
+        "assert 'scrapy' not in sys.modules\n"
+        "print('ok')\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "ok"
+
+
+def test_help_starts_with_what_it_is_and_how_to_enable_it() -> None:
+    text = pydoc.render_doc(scrapy_soup, renderer=pydoc.plaintext)
+    head = text[: text.index("PACKAGE CONTENTS")]
+    assert "Beautiful Soup" in head
+    assert 'ADDONS = {"scrapy_soup.Addon": 0}' in head
+    assert "PEP 562" in head
+    # The lazily imported Scrapy components are documented with the rest.
+    for name in ("Addon", "CleanHtmlPipeline", "SoupDownloaderMiddleware"):
+        assert re.search(rf"^ {{4}}class {name}\b", text, re.M), name
