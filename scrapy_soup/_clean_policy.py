@@ -24,6 +24,7 @@ from typing import Any, NamedTuple
 from lxml import etree
 
 from ._fragment_output import needs_settling
+from ._links_markup import namespaced_names
 from ._links_url import hidden_scheme, url_scheme
 
 __all__ = [
@@ -703,9 +704,6 @@ _SPECIAL = frozenset({"script", "style", "meta"})
 #: Characters lxml refuses in a name it is asked to look up (libxml2's HTML
 #: parser keeps them).
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
-#: The attributes that really have a namespace (set through lxml or parsed
-#: as XML), as opposed to names the HTML parser kept starting with "{".
-NAMESPACED_ATTRIBUTES = etree.XPath("@*[namespace-uri() != '']")
 
 
 def odd_attribute_names(node: Any, names: list[Any]) -> set[Any]:
@@ -718,8 +716,7 @@ def odd_attribute_names(node: Any, names: list[Any]) -> set[Any]:
     """
     odd = {name for name in names if _NOT_XML.search(name)}
     if any(name[:1] == "{" for name in names):
-        found: Any = NAMESPACED_ATTRIBUTES(node)
-        namespaced = {value.attrname for value in found}
+        namespaced = namespaced_names(node)
         odd.update(name for name in names if name[:1] == "{" and name not in namespaced)
         if len(set(names)) != len(names):
             odd.update(name for name in names if names.count(name) > 1)

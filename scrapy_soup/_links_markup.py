@@ -3,7 +3,11 @@
 Both functions take a string of HTML, a soup `Tag`/`Soup`, or an lxml
 element, and give back the same kind.  Strings are parsed as a *fragment*:
 the output is the fragment's own top-level nodes, with no ``<html>`` or
-``<body>`` added, as bs4's ``html.parser`` builder gives them.
+``<body>`` added, as bs4's ``html.parser`` builder gives them.  A string
+that is a whole document (it starts with a doctype or ``<html>``, after
+comments and whitespace) stays one: `parse_document` keeps ``<html>``,
+``<head>`` and ``<body>`` with their attributes, and `document_html` writes
+them back.
 
 The string path parses as the soup's ``"fragment"`` mode does and
 serializes as ``str()`` of that soup does (bs4's serialization), but
@@ -14,8 +18,10 @@ place to change that.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 from lxml import etree
@@ -23,10 +29,18 @@ from lxml import etree
 from ._fragment_output import contents_html, contents_html_from_xml
 
 __all__ = [
+    "CleanError",
     "Target",
+    "as_html",
+    "document_html",
     "give_back",
+    "is_document",
+    "namespaced_names",
+    "parse_document",
     "parse_fragment",
     "remember_parse",
+    "remembered_document",
+    "remove_top_level",
     "serialize_fragment",
     "set_attribute",
     "set_text",
@@ -36,6 +50,14 @@ __all__ = [
 # Characters lxml's Python API refuses (XML 1.0 "Char" excludes them) though
 # its HTML parser keeps them in the tree.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+
+
+class CleanError(ValueError):
+    """`scrapy_soup.clean` or `scrapy_soup.absolutize_links` could not process the markup.
+
+    Raised instead of returning anything unprocessed (they fail closed):
+    the message says what failed, the cause is chained.
+    """
 
 
 def set_text(node: etree._Element, tail: bool, value: str | None) -> None:
@@ -78,10 +100,14 @@ _TREE = etree._ElementTree
 class Target:
     """The lxml element to work on, and how to hand the result back."""
 
-    __slots__ = ("element", "original", "plain")
+    __slots__ = ("document", "element", "original", "plain")
 
     def __init__(
-        self, element: etree._Element, original: object, plain: bool = False
+        self,
+        element: etree._Element,
+        original: object,
+        plain: bool = False,
+        document: bool = False,
     ) -> None:
         self.element = element
         self.original = original
@@ -89,6 +115,9 @@ class Target:
         #: `remember_parse`); whoever changes it more than link values
         #: change must set this to False.
         self.plain = plain
+        #: A string parsed as a whole document (`parse_document`): the
+        #: element is its ``<html>``.
+        self.document = document
 
     @property
     def elements(self) -> list[etree._Element]:
@@ -113,7 +142,7 @@ def parse_fragment(text: str) -> Target:
     A leading byte order mark stays, as text (bs4's ``html.parser`` keeps it).
     """
     last = getattr(_LAST, "parse", None)
-    if last is not None and last[0] is text:
+    if last is not None and last[0] is text and not last[3]:
         # `clean` parsed its own output to check it; that tree is this
         # parse (and is handed out once: the caller changes it).
         _LAST.parse = None
@@ -137,6 +166,152 @@ def parse_fragment(text: str) -> Target:
     return Target(body if body is not None else root, text)
 
 
+#: A whole document: a doctype or an <html> start tag first, after
+#: whitespace, a byte order mark, comments and processing instructions.
+_DOCUMENT_START = re.compile(
+    r"(?:[\s\ufeff]+|<!--.*?-->|<\?[^>]*>)*<(?:!doctype|html)[\s/>]",
+    re.IGNORECASE | re.DOTALL,
+)
+#: Where `is_document` looks (leading comments longer than this: a fragment).
+_DOCUMENT_PREFIX = 1 << 16
+
+
+def is_document(text: str) -> bool:
+    """Whether *text* is a whole HTML document rather than a fragment.
+
+    >>> is_document("<!-- page --><!DOCTYPE html><title>x</title>")
+    True
+    >>> is_document("<p>x</p><html>")
+    False
+    """
+    head = text[:_DOCUMENT_PREFIX]
+    if "<" not in head[:1] and not head[:1].isspace() and head[:1] != "\ufeff":
+        return False
+    return _DOCUMENT_START.match(head) is not None
+
+
+def parse_document(text: str) -> Target | None:
+    """Parse *text* as a whole document; the target is its ``<html>`` element.
+
+    Content libxml2 puts after a stray ``</html>`` in a second top-level
+    element goes to the end of ``<body>``, where browsers put it.  None if
+    the document has no element (a doctype alone).
+    """
+    last = getattr(_LAST, "parse", None)
+    if last is not None and last[0] is text and last[3]:
+        _LAST.parse = None
+        return Target(last[1], text, last[2], True)
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:
+        data = _SURROGATE.sub("\ufffd", text).encode("utf-8")
+    parser = getattr(_LAST, "parser", None)
+    if parser is None:
+        parser = _LAST.parser = _html_parser()
+    root = etree.fromstring(data, parser)
+    if root is None:
+        return None
+    strays = [n for n in root.itersiblings() if isinstance(n.tag, str)]
+    if strays:
+        body = root.find("body")
+        if body is None:
+            body = etree.SubElement(root, "body")
+        for stray in strays:
+            if stray.text:
+                if len(body):
+                    set_text(body[-1], True, (body[-1].tail or "") + stray.text)
+                else:
+                    set_text(body, False, (body.text or "") + stray.text)
+            body.extend(list(stray))
+            _take_out(stray)
+    return Target(root, text, False, True)
+
+
+def _take_out(node: Any) -> None:
+    """Remove *node*, even a top-level one (a sibling of the root element)."""
+    parent = node.getparent()
+    if parent is not None:
+        parent.remove(node)
+    else:
+        # lxml has no call for the root's siblings: moving the node into
+        # another element takes it out of the document.
+        etree.Element("x").append(node)
+
+
+def remove_top_level(root: etree._Element, keep: Any = None) -> list[Any]:
+    """Remove the comments and processing instructions around the root element.
+
+    *keep*, if given, is called with each comment and keeps those it
+    returns True for.  Returns the nodes removed.
+    """
+    removed = [
+        node
+        for node in (*root.itersiblings(preceding=True), *root.itersiblings())
+        if not isinstance(node.tag, str)
+        and not (keep is not None and isinstance(node, etree._Comment) and keep(node))
+    ]
+    for node in removed:
+        _take_out(node)
+    return removed
+
+
+#: Public and system identifiers written back only if a browser reads them
+#: as the identifiers they are.
+_SAFE_ID = re.compile(r"[ \w\-/.:;,#()+=?%&'!*@]*\Z")
+
+
+def document_html(root: etree._Element, contents: str) -> str:
+    """A whole document as bs4 writes it: doctype, ``<html …>``, *contents*, ``</html>``.
+
+    *contents* is the root's contents written by the caller.  The doctype
+    keeps its identifiers only when they hold nothing a browser would end
+    them at; nodes around the root are not written (`clean` removes them).
+    """
+    info = root.getroottree().docinfo
+    doctype = ""
+    if info.internalDTD is not None:
+        name = info.root_name or "html"
+        public, system = info.public_id, info.system_url
+        value = name if _SAFE_ID.match(name) and name.strip() else "html"
+        if public is not None and _SAFE_ID.match(public):
+            value += f' PUBLIC "{public}"'
+            if system is not None and _SAFE_ID.match(system):
+                value += f' "{system}"'
+        elif public is None and system is not None and _SAFE_ID.match(system):
+            value += f' SYSTEM "{system}"'
+        doctype = f"<!DOCTYPE {value}>\n"
+    # Made by the HTML parser's factory: lxml then checks attribute names
+    # as HTML does ("xml:lang" is a name there).
+    parser = getattr(_LAST, "parser", None)
+    if parser is None:
+        parser = _LAST.parser = _html_parser()
+    tag = str(root.tag)
+    holder = parser.makeelement("div")
+    shell = etree.SubElement(holder, tag)
+    for key, value in root.items():
+        with contextlib.suppress(ValueError):
+            shell.set("{}" + key if key[:1] == "{" else key, value)
+    start = contents_html(holder)
+    return f"{doctype}{start[: -len(tag) - 3]}{contents}</{tag}>"
+
+
+def remembered_document(text: str) -> bool:
+    """Whether `parse_document` has *text*'s tree from `clean` (`remember_parse`)."""
+    last = getattr(_LAST, "parse", None)
+    return last is not None and last[0] is text and bool(last[3])
+
+
+#: The attributes that really have a namespace (set through lxml or parsed
+#: as XML), as opposed to names the HTML parser kept starting with "{".
+_NAMESPACED_ATTRIBUTES = etree.XPath("@*[namespace-uri() != '']")
+
+
+def namespaced_names(node: etree._Element) -> set[str]:
+    """The Clark names (``{ns}local``) of *node*'s namespaced attributes."""
+    found: Any = _NAMESPACED_ATTRIBUTES(node)
+    return {value.attrname for value in found}
+
+
 def remember_parse(text: str, container: etree._Element, plain: bool = False) -> None:
     """Keep *container*, the fragment parse of *text*, for the next `parse_fragment`.
 
@@ -146,21 +321,48 @@ def remember_parse(text: str, container: etree._Element, plain: bool = False) ->
     *plain*: the tree is settled and plain as `contents_html_from_xml`
     needs it (`clean`'s output written that way parses back so).
     """
-    _LAST.parse = (text, container, plain)
+    _LAST.parse = (text, container, plain, container.getparent() is None)
 
 
 def serialize_fragment(target: Target) -> str:
     """Serialize the container's contents (not the container) as ``str()`` of a soup."""
     if target.plain:
-        written = contents_html_from_xml(target.element)
+        with as_html(target.element):
+            written = contents_html_from_xml(target.element)
         if written is not None:
             return written[0]
     return contents_html(target.element)
 
 
+@contextlib.contextmanager
+def as_html(el: etree._Element) -> Iterator[None]:
+    """Keep libxml2 from writing *el*'s document as XHTML while in this block.
+
+    With an XHTML 1.0 doctype, libxml2's XML serializer adds a ``<meta>``
+    to ``<head>``, an ``xmlns`` and spaces in ``<br />``: not the tree.
+    The doctype's identifiers are set aside and put back.
+    """
+    info = el.getroottree().docinfo
+    public, system = info.public_id, info.system_url
+    if "xhtml" not in f"{public}{system}".lower():
+        yield
+        return
+    info.public_id = None
+    info.system_url = None
+    try:
+        yield
+    finally:
+        info.public_id = public
+        info.system_url = system
+
+
 def target_element(obj: object) -> Target:
     """Find the lxml element behind *obj*; raise TypeError for other kinds."""
     if isinstance(obj, str):
+        if is_document(obj):
+            target = parse_document(obj)
+            if target is not None:
+                return target
         return parse_fragment(obj)
     if isinstance(obj, _ELEMENT):
         return Target(obj, obj)
@@ -186,5 +388,7 @@ def target_element(obj: object) -> Target:
 def give_back(target: Target) -> Any:
     """Return what the caller gets: a str for str input, else the object itself."""
     if isinstance(target.original, str):
+        if target.document:
+            return document_html(target.element, serialize_fragment(target))
         return serialize_fragment(target)
     return target.original

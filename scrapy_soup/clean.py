@@ -60,13 +60,21 @@ from ._fragment_output import (
     settle_attributes,
 )
 from ._links_markup import (
+    CleanError,
+    Target,
+    as_html,
+    document_html,
+    is_document,
+    parse_document,
     parse_fragment,
     remember_parse,
+    remove_top_level,
     serialize_fragment,
     set_text,
     target_element,
 )
 from ._links_url import (
+    Base,
     hidden_scheme,
     ping_spans,
     refresh_url_span,
@@ -81,6 +89,7 @@ __all__ = [
     "SAFE_TAGS",
     "STRICT_POLICY",
     "AttributeMap",
+    "CleanError",
     "CleanPolicy",
     "CleanStats",
     "clean",
@@ -205,6 +214,12 @@ def _clean_tree(
     common attributes stripped first.  With *strip_first* (the string path
     too), the elements removed with their content and the comments are
     removed first in C, and not counted.
+
+    A whole document's ``<html>`` (the root of its tree) keeps its
+    ``<head>`` and ``<body>``: their attributes are cleaned as any
+    element's, and what ``<head>`` holds that the policy does not keep is
+    removed, not unwrapped (text in ``<head>`` would move to ``<body>``
+    when the output is parsed again).
     """
     compiled = _cleaner(get_policy(policy))
     keep_comments = compiled.policy.keep_comments
@@ -222,6 +237,7 @@ def _clean_tree(
         # merging their tails into the text before (the tail's text nodes
         # stay, next to it).
         etree.strip_elements(el, *compiled.preremove, with_tail=False)
+    parts = _document_parts(el, compiled, stats)
 
     # 1. One walk (lxml's iterator: far cheaper than XPath predicates on
     #    this corpus).  It collects comments and processing instructions
@@ -263,7 +279,7 @@ def _clean_tree(
                 continue
             if action < 0:
                 plain = False
-            elif node is not el:
+            elif node is not el and not (parts and node in parts):
                 if action == 2:
                     removed.append(node)
                     last = node
@@ -275,7 +291,7 @@ def _clean_tree(
                 unwrapped += 1
                 if tag in unwrap:
                     continue
-                if _PLAIN_TAG.match(tag):
+                if _PLAIN_TAG.match(tag) and tag not in _DOCUMENT_PARTS:
                     unwrap.add(tag)
                 else:
                     odd.append(node)
@@ -322,13 +338,13 @@ def _clean_tree(
             _delete_attributes(node, drops)
         if plain and rewrite and not settle_attributes(node):
             plain = False
-    stats.attributes_removed = attributes_removed
+    stats.attributes_removed += attributes_removed
 
     # 2. Remove, then unwrap; tails stay in place.
     for node in comments:
         _remove(node)
     stats.comments_removed = len(comments)
-    elements_removed = 0
+    elements_removed = stats.elements_removed
     for node in removed:
         # Most are leaves (<script>, <link>, <meta>): no walk to count them.
         elements_removed += sum(1 for _ in node.iter(etree.Element)) if len(node) else 1
@@ -354,6 +370,77 @@ def _clean_tree(
                 _remove(node)
                 stats.elements_removed += 1
     return stats, plain and el.tail is None
+
+
+#: The elements a whole document keeps whatever the policy says.
+_DOCUMENT_PARTS = frozenset({"head", "body"})
+
+
+def _document_parts(el: Any, compiled: _Cleaner, stats: CleanStats) -> tuple[Any, ...]:
+    """A document root's ``<head>`` and ``<body>``; what the head holds that goes, gone.
+
+    Empty unless *el* is the ``<html>`` element at the root of its tree.
+    """
+    if el.getparent() is not None or not isinstance(el.tag, str):
+        return ()
+    if _local_tag(el.tag) != "html":
+        return ()
+    parts = tuple(
+        child
+        for child in el
+        if isinstance(child.tag, str) and _local_tag(child.tag) in _DOCUMENT_PARTS
+    )
+    for part in parts:
+        if _local_tag(part.tag) != "head":
+            continue
+        for child in list(part):
+            if isinstance(child.tag, str) and compiled.tag_action(child.tag) > 0:
+                stats.elements_removed += sum(1 for _ in child.iter(etree.Element))
+                _remove(child)
+    return parts
+
+
+def _clean_top_level(original: object, root: Any, compiled: _Cleaner) -> int:
+    """Remove the comments and processing instructions around a document's root.
+
+    lxml keeps them as the root's siblings (a soup shows them as its first
+    and last children); the policy removes them as anywhere else.  A soup's
+    record of its top level (bs4's whitespace and doctype place) is brought
+    in line.  Returns how many were removed.
+    """
+    if root.getparent() is not None:
+        return 0
+    keep = (
+        (lambda node: _comment_ok(node.text)) if compiled.policy.keep_comments else None
+    )
+    preceding = list(root.itersiblings(preceding=True))[::-1]
+    following = list(root.itersiblings())
+    soup: Any = original if hasattr(original, "_top_leader") else None
+    if soup is not None:
+        leader, trailer, index = soup._leader, soup._trailer, soup._doctype_index
+    removed = remove_top_level(root, keep)
+    if soup is not None and removed:
+        gone = {id(node) for node in removed}
+        soup._top_leader = _placeholders(leader, preceding, gone)
+        last = sum(x is None for x in trailer)
+        soup._top_trailer = _placeholders(
+            trailer, following[len(following) - last :], gone
+        )
+        soup._top_doctype_index = sum(
+            id(node) not in gone for node in preceding[:index]
+        )
+    return len(removed)
+
+
+def _placeholders(entries: list[Any], nodes: list[Any], gone: set[int]) -> list[Any]:
+    """A soup's top-level record without the None standing for nodes removed."""
+    out: list[Any] = []
+    it = iter(nodes)
+    for entry in entries:
+        if entry is None and id(next(it, None)) in gone:
+            continue
+        out.append(entry)
+    return out
 
 
 def _clean_attributes(
@@ -524,15 +611,52 @@ def clean(
     >>> clean('<a href="b.html" onclick="x()">b</a>', base_url="https://example.com/a/")
     '<a href="https://example.com/a/b.html">b</a>'
     """
+    compiled = _cleaner(get_policy(policy))
+    extra_attrs = tuple(extra_attrs)
+    if base_url is not None:
+        Base(base_url)  # a bad base URL is the caller's error (ValueError)
     if isinstance(html_or_tag, str):
-        result: Any = _clean_string(html_or_tag, policy, base_url, extra_attrs)
+        try:
+            result: Any = _clean_string(
+                html_or_tag, compiled.policy, base_url, extra_attrs
+            )
+        except Exception as exc:
+            raise _failed(exc) from exc
         return result  # type: ignore[no-any-return]
     target = target_element(html_or_tag)
-    for element in target.elements:
-        clean_element(element, policy)
-        if base_url is not None:
-            absolutize_element(element, base_url, extra_attrs=extra_attrs)
+    try:
+        for element in target.elements:
+            clean_element(element, compiled.policy)
+            _clean_top_level(html_or_tag, element, compiled)
+            if base_url is not None:
+                absolutize_element(element, base_url, extra_attrs=extra_attrs)
+    except Exception as exc:
+        raise _failed(exc) from exc
     return html_or_tag
+
+
+def _failed(exc: Exception) -> CleanError:
+    """The error `clean` raises when it cannot finish: it never returns the input."""
+    return CleanError(
+        f"clean() could not clean this markup ({type(exc).__name__}: {exc}); "
+        "nothing was returned"
+    )
+
+
+def _parse(text: str, document: bool) -> Target:
+    """The string path's parse: a whole document, or a fragment."""
+    if document:
+        target = parse_document(text)
+        if target is not None:
+            return target
+    return parse_fragment(text)
+
+
+def _write(target: Target, contents: str) -> str:
+    """The string path's output: the container's contents, or the whole document."""
+    if target.document:
+        return document_html(target.element, contents)
+    return contents
 
 
 def _clean_string(
@@ -555,6 +679,9 @@ def _clean_string(
     cleaned tree is a no-op), so it is the fixed point.  Otherwise the
     output is cleaned again until it stops changing (`_clean_string_rounds`).
 
+    A whole document (`is_document`) is parsed and written as one: its
+    ``<html>``, ``<head>`` and ``<body>`` stay, the comments around it go.
+
     *strip_first*: see `_clean_tree`.  Text next to an element removed
     that way keeps characters the lxml API refuses, which `_remove` (the
     reference) drops when it joins the tail to the text before.  Only the
@@ -565,35 +692,42 @@ def _clean_string(
     """
     compiled = _cleaner(get_policy(policy))
     strip_first = strip_first and compiled.strip_first
-    target = parse_fragment(text)
+    document = is_document(text)
+    target = _parse(text, document)
+    document = target.document
     el = target.element
     found: list[Any] = []
     extra_attrs = tuple(extra_attrs)
     names = None if base_url is None else link_attribute_names(extra_attrs)
     plain = _clean_tree(el, compiled.policy, names, found, True, strip_first)[1]
+    if document:
+        _clean_top_level(text, el, compiled)
     if base_url is not None:
         absolutize_nodes(el, found, base_url, extra_attrs=extra_attrs)
         # Links written after the walk settled the attributes must not be
         # multi-valued ones (only a user's extra_attrs could name one).
         plain = plain and MULTI_VALUED.isdisjoint(extra_attrs)
-    written = contents_html_from_xml(el) if plain else None
+    with as_html(el):
+        written = contents_html_from_xml(el) if plain else None
     if strip_first and (
         written is None or "\ufffe" in written[0] or "\uffff" in written[0]
     ):
         return _clean_string(text, policy, base_url, extra_attrs, False)
     if written is None:
-        result = contents_html(el, settle=True)
+        result = _write(target, contents_html(el, settle=True))
         settled = None
     else:
         # The serialization of the settled tree came with the output.
-        result, settled = written
+        result, settled = _write(target, written[0]), written[1]
     if result == text and base_url is None:
         return result
-    again = parse_fragment(result).element
-    if _same_tree(el, again, settled):
+    again = _parse(result, document)
+    with as_html(el), as_html(again.element):
+        same = again.document == document and _same_tree(el, again.element, settled)
+    if same:
         # Written from XML, the output parses back to a tree that is plain
         # too (the same tree): `absolutize_links` can write it so again.
-        remember_parse(result, again, settled is not None)
+        remember_parse(result, again.element, settled is not None)
         return result
     return _clean_string_rounds(text, policy, base_url, extra_attrs)
 
@@ -621,20 +755,28 @@ def _clean_string_rounds(
     extra_attrs: Iterable[str],
 ) -> str:
     """The reference string path: clean, serialize, re-parse until nothing changes."""
-    target = parse_fragment(text)
-    clean_element(target.element, policy)
-    result = serialize_fragment(target)
+    compiled = _cleaner(get_policy(policy))
+    document = is_document(text)
+
+    def once(markup: str) -> Target:
+        target = _parse(markup, document)
+        clean_element(target.element, policy)
+        if target.document:
+            _clean_top_level(markup, target.element, compiled)
+        return target
+
+    target = once(text)
+    result = _write(target, serialize_fragment(target))
     previous = text
     for _ in range(_MAX_ROUNDS):
         if result == previous:
             break
-        target = parse_fragment(result)
-        clean_element(target.element, policy)
-        previous, result = result, serialize_fragment(target)
+        target = once(result)
+        previous, result = result, _write(target, serialize_fragment(target))
     if base_url is not None:
-        target = parse_fragment(result)
+        target = _parse(result, document)
         absolutize_element(target.element, base_url, extra_attrs=extra_attrs)
-        result = serialize_fragment(target)
+        result = _write(target, serialize_fragment(target))
     return result
 
 

@@ -21,7 +21,16 @@ from typing import Any, TypeVar
 from lxml import etree
 
 from ._fragment_output import MULTI_VALUED
-from ._links_markup import give_back, set_attribute, set_text, target_element
+from ._links_markup import (
+    CleanError,
+    give_back,
+    is_document,
+    namespaced_names,
+    remembered_document,
+    set_attribute,
+    set_text,
+    target_element,
+)
 from ._links_url import (
     Base,
     css_url_spans,
@@ -236,6 +245,10 @@ def _absolutize_nodes(
             kind = kinds.get(name)
             if kind is None:
                 continue
+            if name[:1] == "{" and name not in namespaced_names(node):
+                # A name the HTML parser kept ("{http://www.w3.org/1999/
+                # xlink}href" written out): no link to a browser.
+                continue
             new = None
             n = 0
             if kind == _SINGLE:
@@ -281,9 +294,13 @@ def absolutize_links(
 ) -> T:
     """Make relative links absolute; return the same kind of object as given.
 
-    A ``str`` is parsed as an HTML fragment and a new ``str`` is returned; a
-    soup `Tag`/`Soup` or an lxml element is changed in place and returned.
-    See `absolutize_element` for what is rewritten and what is left alone.
+    A ``str`` is parsed as an HTML fragment and a new ``str`` is returned
+    (a whole document, one starting with a doctype or ``<html>``, is
+    parsed and written whole, as ``str(Soup(html))``); a soup `Tag`/`Soup`
+    or an lxml element is changed in place and returned.  See
+    `absolutize_element` for what is rewritten and what is left alone.
+    Raises `scrapy_soup.clean.CleanError` if it cannot finish (it never
+    returns the markup unprocessed), ValueError for a bad *base_url*.
 
     >>> absolutize_links(
     ...     '<img srcset="a,1.jpg 1x, b.jpg 2x"/><a href="#top">top</a>',
@@ -291,12 +308,32 @@ def absolutize_links(
     ... )
     '<img srcset="https://example.com/dir/a,1.jpg 1x, https://example.com/dir/b.jpg 2x"/><a href="#top">top</a>'
     """
-    target = target_element(html_or_tag)
+    Base(base_url)  # a bad base URL is the caller's error (ValueError)
     extra_attrs = tuple(extra_attrs)
-    for element in target.elements:
-        absolutize_element(element, base_url, extra_attrs=extra_attrs)
-    if not MULTI_VALUED.isdisjoint(extra_attrs):
-        # A multi-valued attribute (class) rewritten is no longer settled.
-        target.plain = False
-    result: Any = give_back(target)
+    if (
+        isinstance(html_or_tag, str)
+        and is_document(html_or_tag)
+        and not remembered_document(html_or_tag)
+    ):
+        # A whole document stays whole, its comments and doctype as bs4
+        # writes them: the soup of it is the one serializer that knows.
+        from ._tree._soup import Soup
+
+        soup = Soup(html_or_tag)
+        absolutize_links(soup, base_url, extra_attrs=extra_attrs)
+        document: Any = str(soup)
+        return document  # type: ignore[no-any-return]
+    target = target_element(html_or_tag)
+    try:
+        for element in target.elements:
+            absolutize_element(element, base_url, extra_attrs=extra_attrs)
+        if not MULTI_VALUED.isdisjoint(extra_attrs):
+            # A multi-valued attribute (class) rewritten is no longer settled.
+            target.plain = False
+        result: Any = give_back(target)
+    except Exception as exc:
+        raise CleanError(
+            f"absolutize_links() could not process this markup "
+            f"({type(exc).__name__}: {exc}); nothing was returned"
+        ) from exc
     return result  # type: ignore[no-any-return]
