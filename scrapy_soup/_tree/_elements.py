@@ -13,18 +13,21 @@ Where bs4's tree differs from lxml's, the view emulates bs4 (see
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, overload
 
 from lxml import etree
 
 from ._attrs import CDATA_LIST_ATTRIBUTES, AttrsView, delete_attribute
-from ._modify import TREE_EDITS, ModifyMixin
 from ._find import FindMixin
+from ._modify import TREE_EDITS, ModifyMixin
 
 if TYPE_CHECKING:
-    from ._formatter import Formatter
+    from ._attrs import AttributeValueList
+    from ._formatter import Formatter, FormatterOrName
     from ._soup import Soup
+
+_D = TypeVar("_D")
 
 #: bs4 collapses a string made only of these characters (outside ``<pre>``
 #: and ``<textarea>``) to "\n" or " " (``BeautifulSoup.endData``).
@@ -290,7 +293,7 @@ class PageElement(FindMixin, ModifyMixin):
     def _document(self) -> Soup | None:
         raise NotImplementedError
 
-    def format_string(self, s: str, formatter: Formatter | str | None) -> str:
+    def format_string(self, s: str, formatter: FormatterOrName) -> str:
         """Format a string with a formatter, as bs4's method of that name."""
         from ._formatter import formatter_for_name
 
@@ -298,7 +301,7 @@ class PageElement(FindMixin, ModifyMixin):
             return s
         return formatter_for_name(formatter, self._is_xml).substitute(s)
 
-    def formatter_for_name(self, formatter: Any) -> Formatter:
+    def formatter_for_name(self, formatter: FormatterOrName) -> Formatter:
         """Resolve a formatter name for this node's kind of document."""
         from ._formatter import formatter_for_name
 
@@ -804,13 +807,13 @@ class Tag(PageElement):
         return AttrsView(self._el, self._is_xml)
 
     @attrs.setter
-    def attrs(self, value: dict[str, Any]) -> None:
+    def attrs(self, value: Mapping[str, object]) -> None:
         self._el.attrib.clear()
         view = self.attrs
         for key, item in dict(value).items():
             view[key] = item
 
-    def __getitem__(self, key: str) -> Any:
+    def __getitem__(self, key: str) -> str | AttributeValueList:
         # The common case without building an `AttrsView`: a str value.
         # A name starting with "{" is not a namespace to the HTML parser
         # (`AttrsView`); lxml would read "{}src" as "src".
@@ -818,7 +821,7 @@ class Tag(PageElement):
         if key[:1] == "{":
             return self.attrs[key]
         try:
-            value = el.get(key)
+            value: str | None = el.get(key)
         except (AttributeError, TypeError, ValueError):  # a soup; odd keys
             return self.attrs[key]
         if value is None:
@@ -829,20 +832,28 @@ class Tag(PageElement):
             return self.attrs[key]  # HTML reads it as a live list (XML: str)
         return value
 
-    def __setitem__(self, key: str, value: Any) -> None:
+    def __setitem__(self, key: str, value: object) -> None:
         self.attrs[key] = value
 
     def __delitem__(self, key: str) -> None:
         # bs4: deleting a missing attribute is not an error.
         delete_attribute(self._el, key, self._is_xml)
 
-    def get(self, key: str, default: Any = None) -> Any:
-        """The attribute's value, or ``default``."""
+    @overload
+    def get(
+        self, key: str, default: None = None
+    ) -> str | AttributeValueList | None: ...
+    @overload
+    def get(self, key: str, default: _D) -> str | AttributeValueList | _D: ...
+    def get(
+        self, key: str, default: _D | None = None
+    ) -> str | AttributeValueList | _D | None:
+        """The attribute's value, or ``default`` (a list for a multi-valued one in HTML)."""
         el = self._el
         if key[:1] == "{":
             return self.attrs.get(key, default)
         try:
-            value = el.get(key)
+            value: str | None = el.get(key)
         except (AttributeError, TypeError, ValueError):  # a soup; odd keys
             return self.attrs.get(key, default)
         if value is None:
@@ -853,7 +864,9 @@ class Tag(PageElement):
             return self.attrs.get(key, default)
         return value
 
-    def get_attribute_list(self, key: str, default: Any = None) -> list[str]:
+    def get_attribute_list(
+        self, key: str, default: str | list[str] | None = None
+    ) -> list[str]:
         """The attribute's value as a list (bs4's method of that name)."""
         value = self.get(key, default)
         if value is None:
@@ -915,7 +928,7 @@ class Tag(PageElement):
         return frozenset() if self._is_xml else PRESERVE_WHITESPACE_TAGS
 
     @property
-    def interesting_string_types(self) -> Any:
+    def interesting_string_types(self) -> frozenset[type[NavigableString]]:
         """The string classes get_text() collects by default in this tag."""
         if not self._is_xml:
             cls = STRING_CONTAINERS.get(self.name)
@@ -1084,7 +1097,7 @@ class Tag(PageElement):
     def __hash__(self) -> int:
         return hash(str(self))
 
-    def __getattr__(self, name: str) -> Any:
+    def __getattr__(self, name: str) -> Tag | None:
         # bs4 looks for a tag of any other name; our own probes for
         # attributes only a soup has (``getattr(tag, "_root", None)``) must
         # not cost a search of the whole tree.
@@ -1109,7 +1122,7 @@ class Tag(PageElement):
         self,
         indent_level: int | None = None,
         eventual_encoding: str | None = "utf-8",
-        formatter: Any = "minimal",
+        formatter: FormatterOrName = "minimal",
         iterator: Iterable[PageElement] | None = None,
     ) -> str:
         """Render this tag and its contents as a string (bs4's ``decode``)."""
@@ -1123,7 +1136,7 @@ class Tag(PageElement):
         self,
         indent_level: int | None = None,
         eventual_encoding: str | None = "utf-8",
-        formatter: Any = "minimal",
+        formatter: FormatterOrName = "minimal",
     ) -> str:
         """Render only the contents (bs4's ``decode_contents``)."""
         from ._output import render
@@ -1136,7 +1149,7 @@ class Tag(PageElement):
         self,
         encoding: str = "utf-8",
         indent_level: int | None = None,
-        formatter: Any = "minimal",
+        formatter: FormatterOrName = "minimal",
         errors: str = "xmlcharrefreplace",
     ) -> bytes:
         """Render and encode (bs4's ``encode``)."""
@@ -1146,7 +1159,7 @@ class Tag(PageElement):
         self,
         indent_level: int | None = None,
         encoding: str = "utf-8",
-        formatter: Any = "minimal",
+        formatter: FormatterOrName = "minimal",
     ) -> bytes:
         """Render and encode only the contents."""
         return self.decode_contents(indent_level, encoding, formatter).encode(encoding)
@@ -1157,7 +1170,17 @@ class Tag(PageElement):
         """Deprecated bs3 name of `encode_contents`."""
         return self.encode_contents(indentLevel if prettyPrint else None, encoding)
 
-    def prettify(self, encoding: str | None = None, formatter: Any = "minimal") -> Any:
+    @overload
+    def prettify(
+        self, encoding: None = None, formatter: FormatterOrName = "minimal"
+    ) -> str: ...
+    @overload
+    def prettify(
+        self, encoding: str, formatter: FormatterOrName = "minimal"
+    ) -> bytes: ...
+    def prettify(
+        self, encoding: str | None = None, formatter: FormatterOrName = "minimal"
+    ) -> str | bytes:
         """Render with one tag per line, indented (bs4's ``prettify``)."""
         if encoding is None:
             return self.decode(indent_level=0, formatter=formatter)
@@ -1340,7 +1363,7 @@ class NavigableString(str, PageElement):  # type: ignore[misc]
     def _document(self) -> Soup | None:
         return self._doc
 
-    def output_ready(self, formatter: Any = "minimal") -> str:
+    def output_ready(self, formatter: FormatterOrName = "minimal") -> str:
         """The string as it appears in output, escaped by ``formatter``."""
         output = self.format_string(self, formatter)
         return self.PREFIX + output + self.SUFFIX
@@ -1460,7 +1483,7 @@ class NavigableString(str, PageElement):  # type: ignore[misc]
 class PreformattedString(NavigableString):
     """A string printed as is, between a prefix and a suffix (comments, CDATA, ...)."""
 
-    def output_ready(self, formatter: Any = None) -> str:
+    def output_ready(self, formatter: FormatterOrName = None) -> str:
         """The string wrapped in its prefix and suffix; the formatter is not applied."""
         if formatter is not None:
             self.format_string(self, formatter)

@@ -15,7 +15,14 @@ from html.entities import codepoint2name, html5
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from typing import TypeAlias
+
     from ._elements import Tag
+
+    #: What a ``formatter=`` argument may be, as in bs4: a `Formatter`, the
+    #: name of one (``"minimal"``, ``"html"``, ``"html5"``), an entity
+    #: substitution function, or None (no substitution).
+    FormatterOrName: TypeAlias = "Formatter | str | EntitySubstitutionFunction | None"
 
 EntitySubstitutionFunction = Callable[[str], str]
 

@@ -27,8 +27,19 @@ from __future__ import annotations
 import copy
 import warnings
 import weakref
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    from typing_extensions import Self
+
+    from ._elements import PageElement, Tag
+
+    #: What the insert and replace methods take, as in bs4: a node, or a
+    #: ``str`` that becomes a `NavigableString`.
+    InsertableElement: TypeAlias = PageElement | str
 
 from lxml import etree
 
@@ -513,16 +524,16 @@ class ModifyMixin:
         return ref is not None and ref() is self
 
     # -- taking out ------------------------------------------------------------
-    def extract(self, _self_index: int | None = None) -> Any:
+    def extract(self, _self_index: int | None = None) -> Self:
         """Take this node out of the tree and return it (bs4's ``extract``).
 
         Unlike bs4, taking a node out from between two strings joins them.
         """
         me: Any = self
         if isinstance(me, _soup_class()):
-            return me
+            return self
         _detach(me)
-        return me
+        return self
 
     def decompose(self) -> None:
         """Take this node out and destroy it and everything in it (bs4's ``decompose``)."""
@@ -544,7 +555,9 @@ class ModifyMixin:
             el.clear()
 
     # -- putting in ------------------------------------------------------------
-    def insert(self, position: int, *new_children: Any) -> list[Any]:
+    def insert(
+        self, position: int, *new_children: InsertableElement
+    ) -> list[PageElement]:
         """Insert nodes at ``position`` among this tag's children (bs4's ``insert``).
 
         Strings may be plain ``str``; nodes from this or another soup are
@@ -554,7 +567,7 @@ class ModifyMixin:
         _require_tag(me, "insert")
         _parent_el(me)
         items = me._contents_list()
-        inserted: list[Any] = []
+        inserted: list[PageElement] = []
         try:
             for child in new_children:
                 inserted.extend(_list_insert(me, items, position, child))
@@ -563,37 +576,38 @@ class ModifyMixin:
             _write_back(me, items)
         return inserted
 
-    def append(self, tag: Any) -> Any:
+    def append(self, tag: InsertableElement) -> PageElement:
         """Add a node at the end of this tag's contents (bs4's ``append``)."""
         me: Any = self
         _require_tag(me, "append")
         el = _parent_el(me)
         arg = _normalize_arg(tag)
         if isinstance(arg, _soup_class()):
-            return me.insert(len(me), arg)
+            # (bs4 returns the first node of the soup; this, all of them.)
+            return me.insert(len(me), arg)  # type: ignore[no-any-return]
         if arg is me:
             raise ValueError("Cannot insert a tag into itself.")
         _check_not_ancestor(arg, el)
         if _is_node(arg):
             node = arg._el
             if node is not None and node.getparent() is el:
-                return me.insert(len(me), arg)[0]
+                return self.insert(len(me), arg)[0]
             _detach(arg)
             item = _prepare(arg, me._doc)
             item._el.tail = None
             el.append(item._el)
             _adopt(item, me._doc)
-            return arg
+            return arg  # type: ignore[no-any-return]
         if arg._owner is not None and arg.parent is me:
-            return me.insert(len(me), arg)[0]
+            return self.insert(len(me), arg)[0]
         _detach(arg)
         if len(el):
             _add_text(el[-1], True, arg, me._doc)
         else:
             _add_text(el, False, arg, me._doc)
-        return arg
+        return arg  # type: ignore[no-any-return]
 
-    def extend(self, tags: Iterable[Any] | Any) -> list[Any]:
+    def extend(self, tags: Iterable[InsertableElement] | Tag) -> list[PageElement]:
         """Append each of ``tags`` (a tag: its contents) (bs4's ``extend``)."""
         me: Any = self
         _require_tag(me, "extend")
@@ -610,7 +624,7 @@ class ModifyMixin:
             tag_list = [tags]
         else:
             tag_list = list(tags)
-        results: list[Any] = []
+        results: list[PageElement] = []
         for tag in tag_list:
             appended = me.append(tag)
             if isinstance(appended, list):
@@ -619,7 +633,7 @@ class ModifyMixin:
                 results.append(appended)
         return results
 
-    def insert_before(self, *args: Any) -> list[Any]:
+    def insert_before(self, *args: InsertableElement) -> list[PageElement]:
         """Put nodes right before this one, in order (bs4's ``insert_before``)."""
         me: Any = self
         parent = me.parent
@@ -632,7 +646,7 @@ class ModifyMixin:
         for arg in normalized:
             _check_not_ancestor(arg, target)
         if _is_node(me):
-            results: list[Any] = []
+            results: list[PageElement] = []
             for arg in normalized:
                 results.extend(_insert_before_node(me._el, arg, parent._doc))
             return results
@@ -653,7 +667,7 @@ class ModifyMixin:
             _write_back(parent, items)
         return results
 
-    def insert_after(self, *args: Any) -> list[Any]:
+    def insert_after(self, *args: InsertableElement) -> list[PageElement]:
         """Put nodes right after this one, in order (bs4's ``insert_after``)."""
         me: Any = self
         parent = me.parent
@@ -673,7 +687,7 @@ class ModifyMixin:
                 anchor = _insert_after_node(anchor, arg, parent._doc)
             return normalized
         items = parent._contents_list()
-        results: list[Any] = []
+        results: list[PageElement] = []
         offset = 0
         try:
             for arg in normalized:
@@ -692,7 +706,7 @@ class ModifyMixin:
         return results
 
     # -- replacing ---------------------------------------------------------------
-    def replace_with(self, *args: Any) -> Any:
+    def replace_with(self, *args: InsertableElement) -> Self:
         """Put ``args`` where this node is and take it out (bs4's ``replace_with``)."""
         me: Any = self
         parent = me.parent
@@ -702,7 +716,7 @@ class ModifyMixin:
                 "element to be replaced is not part of a tree."
             )
         if len(args) == 1 and args[0] is me:
-            return me
+            return self
         if any(x is parent for x in args):
             raise ValueError("Cannot replace a Tag with its parent.")
         target = _parent_el(parent)
@@ -713,7 +727,7 @@ class ModifyMixin:
             for arg in normalized:
                 _insert_before_node(me._el, arg, parent._doc)
             _detach(me)
-            return me
+            return self
         items = parent._contents_list()
         try:
             idx = _index_in(items, me)
@@ -725,9 +739,9 @@ class ModifyMixin:
                 _list_insert(parent, items, idx + k, arg)
         finally:
             _write_back(parent, items)
-        return me
+        return self
 
-    def replaceWith(self, *args: Any) -> Any:
+    def replaceWith(self, *args: InsertableElement) -> Self:
         """Deprecated alias of `replace_with`."""
         warnings.warn(
             "Call to deprecated method replaceWith. (Replaced by replace_with) "
@@ -737,13 +751,13 @@ class ModifyMixin:
         )
         return self.replace_with(*args)
 
-    def wrap(self, wrap_inside: Any) -> Any:
+    def wrap(self, wrap_inside: Tag) -> Tag:
         """Put this node inside ``wrap_inside``, which takes its place (bs4's ``wrap``)."""
-        me = self.replace_with(wrap_inside)
+        me: Any = self.replace_with(wrap_inside)
         wrap_inside.append(me)
         return wrap_inside
 
-    def unwrap(self) -> Any:
+    def unwrap(self) -> Self:
         """Replace this tag with its contents (bs4's ``unwrap``)."""
         me: Any = self
         _require_tag(me, "unwrap")
@@ -762,11 +776,11 @@ class ModifyMixin:
         el = me._el
         _forget_slot(el, False)
         el.text = None
-        return me
+        return self
 
     replace_with_children = unwrap
 
-    def replaceWithChildren(self) -> Any:
+    def replaceWithChildren(self) -> Self:
         """Deprecated alias of `unwrap`."""
         warnings.warn(
             "Call to deprecated method replaceWithChildren. (Replaced by unwrap) "
@@ -805,16 +819,16 @@ class ModifyMixin:
         me.append(string)
 
     # -- copying -------------------------------------------------------------------
-    def __copy__(self) -> Any:
+    def __copy__(self) -> Self:
         """A detached deep copy (bs4: a copy of a tag is always deep)."""
         me: Any = self
         el = copy.deepcopy(me._el)
         el.tail = None
         clone = type(me)._wrap(el, me._doc)
         _E.remember(el, clone)
-        return clone
+        return clone  # type: ignore[no-any-return]  # (type(me): Self's class)
 
-    def __deepcopy__(self, memo: Any) -> Any:
+    def __deepcopy__(self, memo: object) -> Self:
         return self.__copy__()
 
     # -- document methods ------------------------------------------------------
@@ -823,12 +837,12 @@ class ModifyMixin:
         name: str,
         namespace: str | None = None,
         nsprefix: str | None = None,
-        attrs: dict[str, Any] | None = None,
+        attrs: Mapping[str, object] | None = None,
         sourceline: int | None = None,
         sourcepos: int | None = None,
         string: str | None = None,
-        **kwattrs: Any,
-    ) -> Any:
+        **kwattrs: object,
+    ) -> Tag:
         """A new detached tag of this soup (bs4's ``BeautifulSoup.new_tag``)."""
         me: Any = self
         if not isinstance(me, _soup_class()):

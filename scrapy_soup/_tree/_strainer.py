@@ -30,9 +30,7 @@ if TYPE_CHECKING:
     _BaseStrainableElement: TypeAlias = _BaseStrainable | Callable[[Tag], bool]
     #: An attribute value or string filter may be a function of the value
     #: (None when the tag lacks the attribute).
-    _BaseStrainableAttribute: TypeAlias = (
-        _BaseStrainable | Callable[[str | None], bool]
-    )
+    _BaseStrainableAttribute: TypeAlias = _BaseStrainable | Callable[[str | None], bool]
     #: One criterion, or a list of alternatives.
     StrainableElement: TypeAlias = (
         _BaseStrainableElement | Iterable[_BaseStrainableElement]
@@ -73,9 +71,7 @@ class ResultSet(list[_T], Generic[_T]):
 
     source: ElementFilter | None
 
-    def __init__(
-        self, source: ElementFilter | None, result: Iterable[_T] = ()
-    ) -> None:
+    def __init__(self, source: ElementFilter | None, result: Iterable[_T] = ()) -> None:
         super().__init__(result)
         self.source = source
 
