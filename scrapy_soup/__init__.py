@@ -166,10 +166,14 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_SCRAPY_NAMES))
 
 
-def __getattr__(name: str) -> Any:
-    module = _SCRAPY_NAMES.get(name)
-    if module is None:
-        raise AttributeError(f"module 'scrapy_soup' has no attribute {name!r}")
-    import importlib
+# Hidden from type checkers, which see the Scrapy names' imports above: a
+# visible module __getattr__ would make every misspelled name type-check.
+if not TYPE_CHECKING:
 
-    return getattr(importlib.import_module(module), name)
+    def __getattr__(name: str) -> Any:
+        module = _SCRAPY_NAMES.get(name)
+        if module is None:
+            raise AttributeError(f"module 'scrapy_soup' has no attribute {name!r}")
+        import importlib
+
+        return getattr(importlib.import_module(module), name)

@@ -66,6 +66,17 @@ class FindMixin(SearchMixin):
     @overload
     def find_all(
         self,
+        name: None = None,
+        *,
+        attrs: FindMethodAttrs,
+        recursive: bool = True,
+        string: StrainableString | None = None,
+        limit: int | None = None,
+        **kwargs: StrainableAttribute,
+    ) -> ResultSet[Tag]: ...
+    @overload
+    def find_all(
+        self,
         name: FindMethodName,
         attrs: FindMethodAttrs | None = None,
         recursive: bool = True,
@@ -111,6 +122,16 @@ class FindMixin(SearchMixin):
     def find(
         self,
         name: None,
+        attrs: FindMethodAttrs,
+        recursive: bool = True,
+        string: StrainableString | None = None,
+        **kwargs: StrainableAttribute,
+    ) -> Tag | None: ...
+    @overload
+    def find(
+        self,
+        name: None = None,
+        *,
         attrs: FindMethodAttrs,
         recursive: bool = True,
         string: StrainableString | None = None,
@@ -180,6 +201,15 @@ class FindMixin(SearchMixin):
     @overload
     def find_next(
         self,
+        name: None = None,
+        *,
+        attrs: FindMethodAttrs,
+        string: StrainableString | None = None,
+        **kwargs: StrainableAttribute,
+    ) -> Tag | None: ...
+    @overload
+    def find_next(
+        self,
         name: FindMethodName,
         attrs: FindMethodAttrs | None = None,
         string: StrainableString | None = None,
@@ -218,6 +248,16 @@ class FindMixin(SearchMixin):
     def find_all_next(
         self,
         name: None,
+        attrs: FindMethodAttrs,
+        string: StrainableString | None = None,
+        limit: int | None = None,
+        **kwargs: StrainableAttribute,
+    ) -> ResultSet[Tag]: ...
+    @overload
+    def find_all_next(
+        self,
+        name: None = None,
+        *,
         attrs: FindMethodAttrs,
         string: StrainableString | None = None,
         limit: int | None = None,
@@ -271,6 +311,15 @@ class FindMixin(SearchMixin):
     @overload
     def find_next_sibling(
         self,
+        name: None = None,
+        *,
+        attrs: FindMethodAttrs,
+        string: StrainableString | None = None,
+        **kwargs: StrainableAttribute,
+    ) -> Tag | None: ...
+    @overload
+    def find_next_sibling(
+        self,
         name: FindMethodName,
         attrs: FindMethodAttrs | None = None,
         string: StrainableString | None = None,
@@ -309,6 +358,16 @@ class FindMixin(SearchMixin):
     def find_next_siblings(
         self,
         name: None,
+        attrs: FindMethodAttrs,
+        string: StrainableString | None = None,
+        limit: int | None = None,
+        **kwargs: StrainableAttribute,
+    ) -> ResultSet[Tag]: ...
+    @overload
+    def find_next_siblings(
+        self,
+        name: None = None,
+        *,
         attrs: FindMethodAttrs,
         string: StrainableString | None = None,
         limit: int | None = None,
@@ -362,6 +421,15 @@ class FindMixin(SearchMixin):
     @overload
     def find_previous(
         self,
+        name: None = None,
+        *,
+        attrs: FindMethodAttrs,
+        string: StrainableString | None = None,
+        **kwargs: StrainableAttribute,
+    ) -> Tag | None: ...
+    @overload
+    def find_previous(
+        self,
         name: FindMethodName,
         attrs: FindMethodAttrs | None = None,
         string: StrainableString | None = None,
@@ -400,6 +468,16 @@ class FindMixin(SearchMixin):
     def find_all_previous(
         self,
         name: None,
+        attrs: FindMethodAttrs,
+        string: StrainableString | None = None,
+        limit: int | None = None,
+        **kwargs: StrainableAttribute,
+    ) -> ResultSet[Tag]: ...
+    @overload
+    def find_all_previous(
+        self,
+        name: None = None,
+        *,
         attrs: FindMethodAttrs,
         string: StrainableString | None = None,
         limit: int | None = None,
@@ -453,6 +531,15 @@ class FindMixin(SearchMixin):
     @overload
     def find_previous_sibling(
         self,
+        name: None = None,
+        *,
+        attrs: FindMethodAttrs,
+        string: StrainableString | None = None,
+        **kwargs: StrainableAttribute,
+    ) -> Tag | None: ...
+    @overload
+    def find_previous_sibling(
+        self,
         name: FindMethodName,
         attrs: FindMethodAttrs | None = None,
         string: StrainableString | None = None,
@@ -493,6 +580,16 @@ class FindMixin(SearchMixin):
     def find_previous_siblings(
         self,
         name: None,
+        attrs: FindMethodAttrs,
+        string: StrainableString | None = None,
+        limit: int | None = None,
+        **kwargs: StrainableAttribute,
+    ) -> ResultSet[Tag]: ...
+    @overload
+    def find_previous_siblings(
+        self,
+        name: None = None,
+        *,
         attrs: FindMethodAttrs,
         string: StrainableString | None = None,
         limit: int | None = None,

@@ -10,8 +10,8 @@ whitespace after ``</html>`` that bs4 keeps.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from typing import Any, ClassVar
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import IO, TYPE_CHECKING, Any, ClassVar
 
 from lxml import etree
 
@@ -25,6 +25,23 @@ from ._elements import (
     remember,
     wrap,
 )
+
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    import parsel
+
+    #: What a soup is built from: text, bytes (the encoding detected as bs4
+    #: does), a file, or a tree already parsed (no second parse).
+    Markup: TypeAlias = (
+        str
+        | bytes
+        | IO[str]
+        | IO[bytes]
+        | etree._Element
+        | etree._ElementTree
+        | parsel.Selector
+    )
 
 
 class FeatureNotFound(ValueError):
@@ -282,13 +299,13 @@ class Soup(Tag):
 
     def __init__(
         self,
-        markup: Any = "",
-        features: Any = None,
-        builder: Any = None,
-        parse_only: Any = None,
+        markup: Markup = "",
+        features: str | Sequence[str] | None = None,
+        builder: object = None,
+        parse_only: None = None,
         from_encoding: str | None = None,
-        exclude_encodings: Any = None,
-        element_classes: Any = None,
+        exclude_encodings: Iterable[str] | None = None,
+        element_classes: dict[type[PageElement], type[PageElement]] | None = None,
         *,
         base_url: str | Callable[[], str | None] | None = None,
         **kwargs: Any,
@@ -824,18 +841,21 @@ class Soup(Tag):
     def __len__(self) -> int:
         return len(self._contents_list())
 
-    def find_all_next(self, *args: Any, **kwargs: Any) -> Any:
-        """Nothing: bs4 never links the document node into the element chain."""
-        from ._strainer import ResultSet
+    # (Type checkers see the inherited signatures, with their overloads.)
+    if not TYPE_CHECKING:
 
-        return ResultSet(None, [])
+        def find_all_next(self, *args: Any, **kwargs: Any) -> Any:
+            """Nothing: bs4 never links the document node into the element chain."""
+            from ._strainer import ResultSet
 
-    def find_next(self, *args: Any, **kwargs: Any) -> Any:
-        """None: bs4 never links the document node into the element chain."""
-        return None
+            return ResultSet(None, [])
 
-    findAllNext = find_all_next
-    findNext = find_next
+        def find_next(self, *args: Any, **kwargs: Any) -> Any:
+            """None: bs4 never links the document node into the element chain."""
+            return None
+
+        findAllNext = find_all_next
+        findNext = find_next
 
     def _set_string(self, value: str) -> None:
         if self._el is not None:
