@@ -20,6 +20,7 @@ import attrs
 import pydantic
 import scrapy
 from itemadapter import ItemAdapter
+from scrapy.http import HtmlResponse, TextResponse
 
 #: A hostile HTML string, as found in the sanitizer test suites.
 HOSTILE = (
@@ -291,3 +292,40 @@ class FailingCleanSpider(SoupItemsSpider):
         for item in super().parse(response):
             item["hostile"] = HOSTILE + "<b>FAIL</b>"
             yield item
+
+
+# -- another plugin's responses --------------------------------------------------
+class PluginTextResponse(TextResponse):
+    """A TextResponse subclass, as scrapy-zyte-api's and scrapy-splash's are."""
+
+
+class PluginResponseMiddleware:
+    """Replace each HTML response by a ``PluginTextResponse`` (order 50: its
+    ``process_response`` runs before SoupDownloaderMiddleware's, which then
+    leaves the subclass alone)."""
+
+    def process_response(self, request: Any, response: Any, spider: Any = None) -> Any:
+        if isinstance(response, HtmlResponse):
+            return response.replace(cls=PluginTextResponse)
+        return response
+
+
+class FollowTagsSpider(scrapy.Spider):
+    """Follow soup Tags from another plugin's responses."""
+
+    name = "follow_tags"
+
+    def __init__(self, urls: str = "", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.start_urls = urls.split()
+
+    def parse(self, response: Any) -> Iterator[Any]:
+        soup = response.soup
+        yield {"url": response.url, "type": type(response).__name__}
+        yield response.follow(soup.find("a"), callback=self.parse_linked)
+        # <article> has no URL: skipped, as a SelectorList skips it.
+        tags = soup.select("article, a, img")
+        yield from response.follow_all(tags, callback=self.parse_linked)
+
+    def parse_linked(self, response: Any) -> Iterator[Any]:
+        yield {"url": response.url, "type": type(response).__name__}

@@ -19,7 +19,14 @@ from xml.etree import ElementTree
 
 import pytest
 from items_spiders import ARTICLE_PAGE, BYTES_HTML, HOSTILE, HTML_FIELDS
-from scrapy_helpers import ADDON_SETTINGS, CrawlResult, Page, PageServer, run_crawl
+from scrapy_helpers import (
+    ADDON_SETTINGS,
+    PNG_BYTES,
+    CrawlResult,
+    Page,
+    PageServer,
+    run_crawl,
+)
 
 SPIDER = "items_spiders:SoupItemsSpider"
 CHECK = "items_spiders.PlainCheckPipeline"
@@ -30,6 +37,10 @@ PATHS = ["/shop/a/item.html", "/shop/b/item.html", "/shop/c/item.html"]
 @pytest.fixture(scope="module")
 def server() -> Iterator[PageServer]:
     pages = {path: Page(ARTICLE_PAGE.encode()) for path in PATHS}
+    # What the first page links to, for the follow() test.
+    for path in ("/shop/a/two.html", "/shop/books/one.html"):
+        pages[path] = Page(b"<html><body><p>linked</p></body></html>")
+    pages["/shop/a/img/cover.png"] = Page(PNG_BYTES, content_type="image/png")
     with PageServer(pages) as srv:
         yield srv
 
@@ -225,3 +236,32 @@ def test_drop_failed_items(server: PageServer, tmp_path: Path) -> None:
     assert result.stats["soup/fields_failed"] == len(PATHS)
     assert "the item is dropped (SOUP_DROP_FAILED_ITEMS)" in result.log
     assert result.origins_left == 0
+
+
+def test_follow_tags_on_another_plugins_text_response(
+    server: PageServer, tmp_path: Path
+) -> None:
+    from urllib.parse import urljoin
+
+    from bs4 import BeautifulSoup
+
+    start = server.url(PATHS[0])
+    result = run_crawl(
+        tmp_path,
+        "items_spiders:FollowTagsSpider",
+        {
+            **ADDON_SETTINGS,
+            "DOWNLOADER_MIDDLEWARES": {"items_spiders.PluginResponseMiddleware": 50},
+        },
+        urls=start,
+    )
+    page = BeautifulSoup(ARTICLE_PAGE, "lxml")
+    expected = {urljoin(start, a["href"]) for a in page.select("a")}
+    expected |= {urljoin(start, img["src"]) for img in page.select("img")}
+    visited = {item["url"] for item in result.items}
+    assert visited == {start} | expected
+    # The middleware left the other plugin's class alone (the image is not
+    # HTML: Scrapy's own Response).
+    types = {item["url"]: item["type"] for item in result.items}
+    assert types.pop(urljoin(start, "img/cover.png")) == "Response"
+    assert set(types.values()) == {"PluginTextResponse"}

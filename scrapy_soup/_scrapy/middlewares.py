@@ -24,6 +24,7 @@ from scrapy_soup._scrapy.responses import (
     _base_url_in,
     _SoupResponse,
     install_response_soup,
+    install_tag_follow,
     looks_like_html,
 )
 
@@ -127,6 +128,7 @@ class SoupDownloaderMiddleware:
                 "scrapy.http.Response already has a 'soup' attribute (another "
                 "plugin's?): responses scrapy_soup does not wrap keep it"
             )
+        install_tag_follow()
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -220,6 +222,7 @@ class SoupSpiderMiddleware(BaseSpiderMiddleware):
         # item class -> names of its HTML fields (settings + field metadata)
         self._marked: dict[type, tuple[str, ...]] = {}
         self._failures = FieldFailures(crawler.stats, type(self).__name__)
+        install_tag_follow()
 
     def get_processed_item(self, item: Any, response: Response | None) -> Any:
         # A dict is the usual item; is_item() asks every adapter class.

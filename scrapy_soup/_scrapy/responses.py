@@ -38,6 +38,7 @@ __all__ = [
     "SoupHtmlResponse",
     "SoupXmlResponse",
     "install_response_soup",
+    "install_tag_follow",
     "looks_like_html",
     "page_base_url",
     "soup_of",
@@ -193,6 +194,31 @@ def _is_tag(value: object) -> bool:
     return isinstance(value, Tag)
 
 
+def _follow_url(url: Any) -> Any:
+    """``url`` for ``follow()``: a soup Tag gives its ``href``, else its ``src``."""
+    if _is_tag(url):
+        tag_url = url_of_tag(url)
+        if tag_url is None:
+            raise ValueError(f"<{url.name}> element has no href or src attribute")
+        return tag_url
+    return url
+
+
+def _follow_all_urls(urls: Any) -> Any:
+    """``urls`` for ``follow_all()``: Tags give their URL; Tags without one are
+    skipped, as parsel's SelectorList skips ``<a>`` without ``href``."""
+    if urls is None or isinstance(urls, (str, bytes)) or not hasattr(urls, "__iter__"):
+        return urls
+    converted: list[Any] = []
+    for value in urls:
+        if _is_tag(value):
+            value = url_of_tag(value)
+            if value is None:
+                continue
+        converted.append(value)
+    return converted
+
+
 class _SoupResponse(TextResponse):
     """The ``.soup``, ``follow()`` and ``follow_all()`` both subclasses share."""
 
@@ -260,12 +286,7 @@ class _SoupResponse(TextResponse):
         ``src`` (``<img>``, ``<iframe>``, …), as a parsel Selector of an
         ``<a>`` gives its ``href``; a Tag with neither raises ValueError.
         """
-        if _is_tag(url):
-            tag_url = url_of_tag(url)
-            if tag_url is None:
-                raise ValueError(f"<{url.name}> element has no href or src attribute")
-            url = tag_url
-        return super().follow(url, *args, **kwargs)
+        return super().follow(_follow_url(url), *args, **kwargs)
 
     def follow_all(
         self, urls: Any = None, *args: Any, **kwargs: Any
@@ -275,20 +296,7 @@ class _SoupResponse(TextResponse):
         As for a parsel SelectorList, Tags without a URL are skipped, so
         ``response.follow_all(soup.select("a"))`` works on any page.
         """
-        if (
-            urls is not None
-            and not isinstance(urls, (str, bytes))
-            and hasattr(urls, "__iter__")
-        ):
-            converted: list[Any] = []
-            for value in urls:
-                if _is_tag(value):
-                    value = url_of_tag(value)
-                    if value is None:
-                        continue
-                converted.append(value)
-            urls = converted
-        return super().follow_all(urls, *args, **kwargs)
+        return super().follow_all(_follow_all_urls(urls), *args, **kwargs)
 
 
 class SoupHtmlResponse(_SoupResponse, HtmlResponse):
@@ -361,3 +369,38 @@ def install_response_soup() -> bool:
     # meta["soup"] = False) to answer ``.soup`` at all.
     setattr(Response, "soup", property(_any_response_soup))  # noqa: B010
     return True
+
+
+def install_tag_follow() -> None:
+    """Let ``follow()``/``follow_all()`` of every ``TextResponse`` take soup Tags.
+
+    The middleware gives its own responses this; other plugins' responses
+    (scrapy-zyte-api's, scrapy-splash's: ``TextResponse`` subclasses it
+    leaves alone) inherit Scrapy's, which passes a Tag on to ``urljoin()``
+    and fails with "Cannot mix str and non-str arguments". So Scrapy's own
+    methods are wrapped, once: a Tag becomes its URL, anything else goes to
+    the original method unchanged. A subclass that overrides them keeps its
+    own.
+    """
+    follow: Any = TextResponse.follow
+    if getattr(follow, "_soup_tags", False):
+        return
+
+    @functools.wraps(follow)
+    def follow_tags(self: TextResponse, url: Any, *args: Any, **kwargs: Any) -> Any:
+        return follow(self, _follow_url(url), *args, **kwargs)
+
+    follow_all: Any = TextResponse.follow_all
+
+    @functools.wraps(follow_all)
+    def follow_all_tags(
+        self: TextResponse, urls: Any = None, *args: Any, **kwargs: Any
+    ) -> Any:
+        return follow_all(self, _follow_all_urls(urls), *args, **kwargs)
+
+    follow_tags._soup_tags = True  # type: ignore[attr-defined]
+    follow_all_tags._soup_tags = True  # type: ignore[attr-defined]
+    # Monkey-patching, as for ``Response.soup``: the only way to reach
+    # responses of classes scrapy_soup does not create.
+    setattr(TextResponse, "follow", follow_tags)  # noqa: B010
+    setattr(TextResponse, "follow_all", follow_all_tags)  # noqa: B010

@@ -233,7 +233,7 @@ def delete_attribute(el: etree._Element, name: str, is_xml: bool) -> bool:
         return True
 
 
-class AttrsView(MutableMapping[str, Any]):
+class AttrsView(MutableMapping[str, str | AttributeValueList]):
     """``tag.attrs``: a live mapping over an lxml element's attributes."""
 
     __slots__ = ("_el", "_is_xml")
@@ -270,7 +270,7 @@ class AttrsView(MutableMapping[str, Any]):
             return default
         return self._wrap_value(key, value)
 
-    def __setitem__(self, key: str, value: Any) -> None:
+    def __setitem__(self, key: str, value: object) -> None:
         # bs4 stores the name as given: in HTML, "{x}y" is a name, not a
         # namespace.
         name = key if self._is_xml else lxml_name(key)
@@ -297,6 +297,6 @@ class AttrsView(MutableMapping[str, Any]):
     def __repr__(self) -> str:
         return repr(dict(self.items()))
 
-    def copy(self) -> dict[str, Any]:
+    def copy(self) -> dict[str, str | AttributeValueList]:
         """A plain dict snapshot, as ``dict.copy`` gives in bs4."""
         return dict(self.items())

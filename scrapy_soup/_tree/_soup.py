@@ -10,7 +10,7 @@ whitespace after ``</html>`` that bs4 keeps.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any, ClassVar
 
 from lxml import etree
@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from typing import TypeAlias
 
     import parsel
+
+    from ._attrs import AttributeValueList, AttrsView
 
     #: What a soup is built from: text, bytes (the encoding detected as bs4
     #: does), a file, or a tree already parsed (no second parse).
@@ -754,15 +756,16 @@ class Soup(Tag):
     def name(self, value: str) -> None:
         raise AttributeError("The document node cannot be renamed.")
 
-    @property
-    def attrs(self) -> Any:
-        """The document node has no attributes."""
+    # (A plain dict where Tag's is a view: an override mypy flags.)
+    @property  # type: ignore[override]
+    def attrs(self) -> AttrsView | dict[str, str | AttributeValueList]:
+        """The document node has no attributes (a fragment's: its container's)."""
         if self._el is not None:
             return super().attrs
         return {}
 
     @attrs.setter
-    def attrs(self, value: Any) -> None:
+    def attrs(self, value: Mapping[str, object]) -> None:
         raise AttributeError("The document node cannot have attributes.")
 
     @property

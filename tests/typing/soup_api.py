@@ -81,6 +81,7 @@ assert_type(p.get("href", ""), str | AttributeValueList)
 assert_type(p.get("href", 0), str | AttributeValueList | int)
 assert_type(p.get_attribute_list("class"), list[str])
 assert_type(p.attrs["id"], str | AttributeValueList)
+assert_type(p.attrs.copy(), dict[str, str | AttributeValueList])
 assert_type(p.has_attr("id"), bool)
 p["width"] = 22  # any value is stored as its str(), as bs4 prints it
 p.attrs = {"height": 22, "class": ["a", "b"]}
