@@ -382,6 +382,9 @@ IGNORED = shutil.ignore_patterns(
 )
 
 
+# A venv and a pip install of every dependency (a minute or more): .ci/run's
+# slow pass, not the README's default run.
+@pytest.mark.slow
 @pytest.mark.network
 @pytest.mark.skipif(
     os.environ.get("SCRAPY_SOUP_FRESH_VENV") == "1",

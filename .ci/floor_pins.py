@@ -1,0 +1,40 @@
+"""Print pip pins for the lowest versions pyproject.toml declares (one a line).
+
+Every runtime dependency ``name>=X`` becomes ``name==X`` (``==5.0`` is 5.0.0),
+so the floors venv tests exactly what the package promises to work with.
+The extra pins are what those old releases need beside them: Scrapy 2.13
+declares ``Twisted>=21.7`` and was released against Twisted 24.11 (May 2025).
+Raising a floor means updating the matching extra pin here.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import tomllib
+
+EXTRA_PINS = {"scrapy": ["Twisted==24.11.0"]}
+
+
+def main() -> int:
+    pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
+    project = tomllib.loads(pyproject.read_text("utf-8"))["project"]
+    pins: list[str] = []
+    for requirement in project["dependencies"]:
+        match = re.fullmatch(r"([A-Za-z0-9_.\-]+)\s*>=\s*([0-9][0-9.]*)", requirement)
+        if match is None:
+            print(
+                f"floor_pins: cannot read a floor from {requirement!r}", file=sys.stderr
+            )
+            return 1
+        name, floor = match.groups()
+        pins.append(f"{name}=={floor}")
+        pins.extend(EXTRA_PINS.get(name.lower(), []))
+    print("\n".join(pins))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
