@@ -78,17 +78,17 @@ def url_scheme(value: str) -> str | None:
 
 
 #: Characters a user agent might skip or strip somewhere between the markup
-#: and the URL parser: C0 and C1 controls, DEL, every Unicode space and line
-#: separator, soft hyphen, zero-width and joiner characters (U+200B-U+200F),
-#: bidi embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069),
-#: word joiner and invisible operators (U+2060-U+2064, U+206A-U+206F),
-#: variation selectors, the byte order mark, Hangul fillers, interlinear
-#: annotation controls (U+FFF9-U+FFFB) and tag characters (U+E0000 block).
+#: and the URL parser: every character of the Unicode categories Cc
+#: (controls), Cf (format: soft hyphen, zero-width and bidi characters,
+#: the byte order mark, tag characters…), Zs, Zl and Zp (spaces, line and
+#: paragraph separators), plus the Hangul fillers and the variation
+#: selectors, which render as nothing (generated from Unicode 14's tables).
 _INVISIBLE = re.compile(
-    "[\x00-\x20\x7f-\xa0\xad\u034f\u061c\u115f\u1160\u1680\u17b4\u17b5"
-    "\u180b-\u180f\u2000-\u200f\u2028-\u202f\u205f-\u206f\u3000\u3164"
-    "\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufffb\U0001d173-\U0001d17a"
-    "\U000e0000-\U000e0fff]+"
+    "[\\x00-\\x20\\x7f-\\xa0\\xad\\u034f\\u0600-\\u0605\\u061c\\u06dd\\u070f"
+    "\\u0890-\\u0891\\u08e2\\u115f-\\u1160\\u1680\\u17b4-\\u17b5\\u180b-\\u180f"
+    "\\u2000-\\u200f\\u2028-\\u202f\\u205f-\\u206f\\u3000\\u3164\\ufe00-\\ufe0f"
+    "\\ufeff\\uffa0\\ufff9-\\ufffb\\U000110bd\\U000110cd\\U00013430-\\U00013438"
+    "\\U0001bca0-\\U0001bca3\\U0001d173-\\U0001d17a\\U000e0000-\\U000e0fff]+"
 )
 
 

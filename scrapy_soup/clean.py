@@ -528,7 +528,9 @@ def _value_ok(
     if decision == _URL:
         return compiled.url_ok(value, tag, key)
     if decision == _SRCSET:
-        return compiled.spans_ok(value, srcset_url_spans(value), tag, key)
+        return compiled.spans_ok(
+            value, srcset_url_spans(value), tag, key
+        ) and compiled.candidates_ok(value, tag, key)
     if decision == _URL_LIST:
         return compiled.spans_ok(value, ping_spans(value), tag, key)
     if decision == _STYLE:
