@@ -23,9 +23,15 @@ from ._find import FindMixin
 from ._modify import TREE_EDITS, ModifyMixin
 
 if TYPE_CHECKING:
+    from typing import TypeAlias
+
     from ._attrs import AttributeValueList
     from ._formatter import Formatter, FormatterOrName
     from ._soup import Soup
+
+    #: The string classes get_text() and .strings collect: one or several
+    #: (bs4's ``_OneOrMoreStringTypes``).
+    StringTypes: TypeAlias = "type[NavigableString] | Iterable[type[NavigableString]]"
 
 _D = TypeVar("_D")
 
@@ -264,7 +270,9 @@ class PageElement(FindMixin, ModifyMixin):
         return self.previous_element
 
     # -- text ------------------------------------------------------------------
-    def _all_strings(self, strip: bool = False, types: Any = default) -> Iterator[str]:
+    def _all_strings(
+        self, strip: bool = False, types: StringTypes = default
+    ) -> Iterator[str]:
         raise NotImplementedError
 
     @property
@@ -273,7 +281,7 @@ class PageElement(FindMixin, ModifyMixin):
         return self._all_strings(True)
 
     def get_text(
-        self, separator: str = "", strip: bool = False, types: Any = default
+        self, separator: str = "", strip: bool = False, types: StringTypes = default
     ) -> str:
         """All the text below this node, joined with ``separator`` (bs4's rules)."""
         return separator.join(self._all_strings(strip, types=types))
@@ -1032,7 +1040,7 @@ class Tag(PageElement):
 
     # -- text ------------------------------------------------------------------
     def _all_strings(
-        self, strip: bool = False, types: Any = PageElement.default
+        self, strip: bool = False, types: StringTypes = PageElement.default
     ) -> Iterator[str]:
         from ._output import iter_strings
 
@@ -1041,7 +1049,10 @@ class Tag(PageElement):
         return iter_strings(self, strip, types)
 
     def get_text(
-        self, separator: str = "", strip: bool = False, types: Any = PageElement.default
+        self,
+        separator: str = "",
+        strip: bool = False,
+        types: StringTypes = PageElement.default,
     ) -> str:
         """All the text below this tag, joined with ``separator`` (bs4's rules).
 
@@ -1444,7 +1455,7 @@ class NavigableString(str, PageElement):  # type: ignore[misc]
         return None
 
     def _all_strings(
-        self, strip: bool = False, types: Any = PageElement.default
+        self, strip: bool = False, types: StringTypes = PageElement.default
     ) -> Iterator[str]:
         if types is PageElement.default:
             types = Tag.MAIN_CONTENT_STRING_TYPES

@@ -327,10 +327,10 @@ class SoupStrainer(ElementFilter):
 
     def __init__(
         self,
-        name: Any = None,
-        attrs: Any = None,
-        string: Any = None,
-        **kwargs: Any,
+        name: StrainableElement | None = None,
+        attrs: FindMethodAttrs | None = None,
+        string: StrainableString | None = None,
+        **kwargs: StrainableAttribute,
     ) -> None:
         if string is None and "text" in kwargs:
             string = kwargs.pop("text")
@@ -358,7 +358,7 @@ class SoupStrainer(ElementFilter):
                 if value is None:
                     value = False
                 for rule in _make_match_rules(value, AttributeValueMatchRule):
-                    self.attribute_rules[attr].append(rule)  # type: ignore[arg-type]
+                    self.attribute_rules[attr].append(rule)  # type: ignore[arg-type,index]
         self.string_rules = list(_make_match_rules(string, StringMatchRule))  # type: ignore[arg-type]
         self.__string = string
 

@@ -17,6 +17,7 @@ import scrapy_soup
 from scrapy_soup import (
     AttributeValueList,
     BeautifulSoup,
+    Comment,
     NavigableString,
     PageElement,
     ResultSet,
@@ -96,6 +97,7 @@ assert_type(p.next_sibling, PageElement | None)
 assert_type(p.contents, list[PageElement])
 assert_type(p.string, NavigableString | None)
 assert_type(p.get_text(" ", strip=True), str)
+assert_type(p.get_text(types=(NavigableString, Comment)), str)
 assert_type(p.text, str)
 assert_type(str(p), str)
 assert_type(p.decode(), str)
@@ -128,4 +130,6 @@ wrong_bytes: bytes = p.prettify()  # type: ignore[assignment]
 p.append(None)  # type: ignore[arg-type]
 p.wrap("div")  # type: ignore[arg-type]
 Soup(42)  # type: ignore[arg-type]
+SoupStrainer(5)  # type: ignore[arg-type]
+p.get_text(types=str)  # type: ignore[arg-type]
 wrong_name = scrapy_soup.Nonexistent  # type: ignore[attr-defined]
