@@ -549,8 +549,7 @@ class SoupSieveTranslator(HTMLTranslator):
             method = getattr(self, f"xpath_relation_{kind}_combinator")
             argument = method(self.xpath(subselector.parsed_tree))
             condition = f"({condition}) or ({argument})" if condition else argument
-        xpath: XPathExpr = self.xpath(relation.selector)
-        return xpath.add_condition(condition)
+        return _add(self.xpath(relation.selector), condition)
 
     def xpath_relation_descendant_combinator(self, right: XPathExpr) -> str:
         return self._relation("descendant::", right)
@@ -852,14 +851,22 @@ class CSS:
         return escape(ident)
 
     def compile(
-        self, select: str, namespaces: Any = None, flags: int = 0, **kwargs: Any
+        self,
+        select: str,
+        namespaces: dict[str, str] | None = None,
+        flags: int = 0,
+        **kwargs: Any,
     ) -> CompiledSelector:
         """Translate a selector now; raises `SelectorError` if cssselect cannot."""
         context = self._scope()[0]
         return self._compiled(select, namespaces, context)[0]
 
     def select_one(
-        self, select: str, namespaces: Any = None, flags: int = 0, **kwargs: Any
+        self,
+        select: str,
+        namespaces: dict[str, str] | None = None,
+        flags: int = 0,
+        **kwargs: Any,
     ) -> Tag | None:
         """The first tag below this one that matches, or None."""
         found = self._run_select(select, namespaces, first=True)
@@ -868,7 +875,7 @@ class CSS:
     def select(
         self,
         select: str,
-        namespaces: Any = None,
+        namespaces: dict[str, str] | None = None,
         limit: int | None = 0,
         flags: int = 0,
         **kwargs: Any,
@@ -882,7 +889,7 @@ class CSS:
     def iselect(
         self,
         select: str,
-        namespaces: Any = None,
+        namespaces: dict[str, str] | None = None,
         limit: int | None = 0,
         flags: int = 0,
         **kwargs: Any,
@@ -891,7 +898,11 @@ class CSS:
         return iter(self.select(select, namespaces, limit, flags, **kwargs))
 
     def match(
-        self, select: str, namespaces: Any = None, flags: int = 0, **kwargs: Any
+        self,
+        select: str,
+        namespaces: dict[str, str] | None = None,
+        flags: int = 0,
+        **kwargs: Any,
     ) -> bool:
         """Whether this tag matches the selector (a document never does)."""
         el = self.tag._el
@@ -902,7 +913,11 @@ class CSS:
         return bool(xpath(el, tk=self._tk(el, False), scope=el))
 
     def closest(
-        self, select: str, namespaces: Any = None, flags: int = 0, **kwargs: Any
+        self,
+        select: str,
+        namespaces: dict[str, str] | None = None,
+        flags: int = 0,
+        **kwargs: Any,
     ) -> Tag | None:
         """The nearest of this tag and its ancestors that matches, or None."""
         el = self.tag._el
@@ -917,7 +932,11 @@ class CSS:
         return self._wrap(found)[0] if found else None
 
     def filter(
-        self, select: str, namespaces: Any = None, flags: int = 0, **kwargs: Any
+        self,
+        select: str,
+        namespaces: dict[str, str] | None = None,
+        flags: int = 0,
+        **kwargs: Any,
     ) -> ResultSet[Tag]:
         """This tag's child tags that match."""
         context, with_self, _doc = self._scope()
