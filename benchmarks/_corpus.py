@@ -6,16 +6,22 @@ import csv
 import http.server
 import os
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+REPO_DIR = Path(__file__).resolve().parents[1]
+#: The repository's test corpus, or SCRAPY_SOUP_CORPUS: a bigger one with the
+#: same MANIFEST.tsv layout (the published figures used the 134-page corpus).
 CORPUS = Path(
-    os.environ.get(
-        "SCRAPY_SOUP_CORPUS", Path(__file__).resolve().parents[2] / "shared" / "corpus"
-    )
+    os.environ.get("SCRAPY_SOUP_CORPUS") or REPO_DIR / "tests" / "data" / "corpus"
 )
+
+# The one local HTTP server of the tests (standard library only).
+sys.path.insert(0, str(REPO_DIR / "tests"))
+from local_server import LocalServer, Reply  # noqa: E402
 
 
 def real_pages() -> list[tuple[str, str]]:
@@ -28,35 +34,20 @@ def real_pages() -> list[tuple[str, str]]:
 
 
 def corpus_server(bodies: list[bytes]) -> http.server.ThreadingHTTPServer:
-    """A server on 127.0.0.1 (any port): a path ending in ``/<n>`` is page ``n``.
+    """The tests' local server (127.0.0.1, any port): ``/<n>`` is page ``n``.
 
     ``n`` wraps around the pages; the caller runs ``serve_forever``.
     """
 
-    class Handler(http.server.BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-        # Headers and body go out in separate writes: without TCP_NODELAY,
-        # Nagle + delayed ACK stall every response ~40 ms.
-        disable_nagle_algorithm = True
+    def respond(target: str) -> Reply:
+        try:
+            index = int(target.rsplit("/", 1)[1])
+        except ValueError:
+            index = 0
+        body = bodies[index % len(bodies)]
+        return Reply(body, headers=[("Content-Type", "text/html; charset=utf-8")])
 
-        def do_GET(self) -> None:
-            try:
-                index = int(self.path.rsplit("/", 1)[1])
-            except ValueError:
-                index = 0
-            body = bodies[index % len(bodies)]
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    return server
+    return LocalServer(respond).httpd
 
 
 def median_time(fn: Callable[[], Any], rounds: int) -> float:

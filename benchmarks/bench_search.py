@@ -21,6 +21,7 @@ import argparse
 import csv
 import gc
 import re
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -32,7 +33,10 @@ from lxml import etree
 
 from scrapy_soup._tree._soup import Soup
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+# The corpus _corpus.py finds (the repository's, or SCRAPY_SOUP_CORPUS).
+sys.path.insert(0, str(Path(__file__).parent))
+from _corpus import CORPUS
+
 WORD = re.compile(r"\b(the|and|news)\b", re.I)
 
 

@@ -17,18 +17,16 @@ import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import warnings
-from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import scrapy
+from local_server import LocalServer, pages_by_path
 
 TESTS_DIR = Path(__file__).resolve().parent
 REPO_DIR = TESTS_DIR.parent
@@ -186,55 +184,15 @@ def make_site(size: int) -> dict[str, bytes]:
     return {page_path(n): make_page(n, size) for n in range(size)}
 
 
-class SiteServer:
-    """A threaded stdlib HTTP server on 127.0.0.1:0 serving a dict of pages.
+class SiteServer(LocalServer):
+    """The test server (`local_server.LocalServer`) serving a dict of pages.
 
     ``hits`` counts the requests per path, across every process that crawls.
     """
 
     def __init__(self, pages: dict[str, bytes]) -> None:
         self.pages = pages
-        self.hits: Counter[str] = Counter()
-        self._lock = threading.Lock()
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def do_GET(self) -> None:
-                path = self.path.split("?", 1)[0]
-                with server._lock:
-                    server.hits[self.path] += 1
-                body = server.pages.get(path)
-                status = 200
-                if body is None:
-                    status, body = 404, b"<html><body>not found</body></html>"
-                self.send_response(status)
-                self.send_header("Content-Type", "text/html; charset=utf-8")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, format: str, *args: Any) -> None:
-                pass  # keep pytest output clean
-
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._httpd.daemon_threads = True
-        host, port = self._httpd.server_address[:2]
-        self.base = f"http://{host!s}:{port}"
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
-
-    def url(self, path: str) -> str:
-        return self.base + path
-
-    def __enter__(self) -> SiteServer:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        self._thread.join(timeout=10)
+        super().__init__(pages_by_path(pages))
 
 
 # -- the spider ----------------------------------------------------------------------
@@ -320,6 +278,21 @@ def example_settings() -> dict[str, Any]:
         # ``bookshop`` of this tree behind for them.
         for name in set(sys.modules) - before:
             if name == "settings_redis" or name.split(".")[0] == "bookshop":
+                del sys.modules[name]
+
+
+def example_site() -> Any:
+    """The example project's bundled site, served by its own server (started)."""
+    import importlib
+
+    before = set(sys.modules)
+    sys.path.insert(0, str(EXAMPLE_DIR))
+    try:
+        return importlib.import_module("bookshop.localsite").serve_site()
+    finally:
+        sys.path.remove(str(EXAMPLE_DIR))
+        for name in set(sys.modules) - before:  # as in example_settings()
+            if name.split(".")[0] == "bookshop":
                 del sys.modules[name]
 
 

@@ -20,17 +20,15 @@ import json
 import os
 import subprocess
 import sys
-import threading
 import zlib
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import scrapy
 from conftest import CORPUS
+from local_server import LocalServer, Reply
 
 TESTS_DIR = Path(__file__).resolve().parent
 REPO_DIR = TESTS_DIR.parent
@@ -69,48 +67,32 @@ def _compress(body: bytes, encoding: str) -> bytes:
     raise ValueError(encoding)
 
 
-class PageServer:
-    """A threaded stdlib HTTP server on 127.0.0.1:0 serving a dict of pages.
+class PageServer(LocalServer):
+    """The test server (`local_server.LocalServer`) serving a dict of `Page`s.
 
     ``/corpus/<file>`` serves the test corpus pages as UTF-8 HTML. ``hits``
     counts requests per path (the HTTP cache tests check the second run sends
-    none).
+    none). ``{base}`` in a header value becomes the server's base URL.
     """
 
     def __init__(self, pages: dict[str, Page]) -> None:
         self.pages = pages
-        self.hits: Counter[str] = Counter()
-        server = self
+        super().__init__(self._reply)
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def do_GET(self) -> None:
-                path = self.path.split("?", 1)[0]
-                server.hits[path] += 1
-                page = server.page(path)
-                body = page.body
-                if page.encoding is not None:
-                    body = _compress(body, page.encoding)
-                self.send_response(page.status)
-                if page.content_type is not None:
-                    self.send_header("Content-Type", page.content_type)
-                if page.encoding is not None:
-                    self.send_header("Content-Encoding", page.encoding)
-                for name, value in page.headers.items():
-                    self.send_header(name, value.replace("{base}", server.base))
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, format: str, *args: Any) -> None:
-                pass  # keep pytest output clean
-
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._httpd.daemon_threads = True
-        host, port = self._httpd.server_address[:2]
-        self.base = f"http://{host!s}:{port}"
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+    def _reply(self, target: str) -> Reply:
+        page = self.page(target.split("?", 1)[0])
+        body = page.body
+        headers = []
+        if page.encoding is not None:
+            body = _compress(body, page.encoding)
+        if page.content_type is not None:
+            headers.append(("Content-Type", page.content_type))
+        if page.encoding is not None:
+            headers.append(("Content-Encoding", page.encoding))
+        headers += [
+            (k, v.replace("{base}", self.base)) for k, v in page.headers.items()
+        ]
+        return Reply(body, page.status, headers)
 
     def page(self, path: str) -> Page:
         if path in self.pages:
@@ -121,18 +103,6 @@ class PageServer:
             if "/" not in name and file.is_file():
                 return Page(file.read_bytes())
         return Page(b"<html><body>not found</body></html>", status=404)
-
-    def url(self, path: str) -> str:
-        return self.base + path
-
-    def __enter__(self) -> PageServer:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        self._thread.join(timeout=10)
 
 
 # -- crawlers in this process (settings and signals only, no crawl) -------------

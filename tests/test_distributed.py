@@ -21,11 +21,9 @@ import re
 import shutil
 import subprocess
 import sys
-import threading
 import zipfile
 from collections import Counter
 from collections.abc import Iterator
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -397,20 +395,11 @@ def test_example_project_spider_through_redis_gives_the_same_items(
     processes exports what the project's own settings export in one."""
     import redis
 
-    class Handler(SimpleHTTPRequestHandler):
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, directory=str(rh.EXAMPLE_DIR / "site"), **kwargs)
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
+    site = rh.example_site()  # the project's own server of its bundled site
     client = redis.Redis.from_url(redis_url)
     try:
         client.flushdb()
-        start = f"http://127.0.0.1:{httpd.server_address[1]}/"
+        start = site.url
         env = {k: v for k, v in os.environ.items() if k != "SCRAPY_SETTINGS_MODULE"}
 
         def crawl(feed: Path, **extra_env: str) -> subprocess.Popen[str]:
@@ -431,9 +420,7 @@ def test_example_project_spider_through_redis_gives_the_same_items(
         outputs = [proc.communicate(timeout=120)[0] for proc in procs]
     finally:
         client.close()
-        httpd.shutdown()
-        httpd.server_close()
-        thread.join(timeout=10)
+        site.stop()
     for proc, output in zip(procs, outputs, strict=True):
         assert proc.returncode == 0, output[-5000:]
 

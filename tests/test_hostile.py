@@ -9,14 +9,12 @@ cannot (1,000,000 siblings, 50 MB) lxml's own XPath over the same tree is.
 from __future__ import annotations
 
 import re
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
 
 import bs4
 import pytest
 from conftest import corpus_pages, read_page
+from local_server import LocalServer, Reply
 from lxml import etree
 
 from scrapy_soup import Soup, absolutize_links, clean
@@ -337,44 +335,21 @@ def test_billion_laughs_is_not_expanded(body: str, as_bytes: bool) -> None:
         assert len(str(Soup(text, mode))) < 10_000
 
 
-class _Fetches:
-    """A local HTTP server that records every request it gets."""
-
-    def __init__(self) -> None:
-        self.paths: list[str] = []
-        fetches = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                fetches.paths.append(self.path)
-                body = b'<!ENTITY leak "FETCHED">'
-                self.send_response(200)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    def close(self) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
+def _fetches() -> LocalServer:
+    """The local test server (started), answering every GET with an entity."""
+    return LocalServer(lambda _target: Reply(b'<!ENTITY leak "FETCHED">')).start()
 
 
 def test_external_entities_are_neither_fetched_nor_read(tmp_path: Path) -> None:
     secret = tmp_path / "secret.txt"
     secret.write_text("TOP-SECRET", encoding="utf-8")
-    server = _Fetches()
+    server = _fetches()
     try:
         docs = [
             f'<!DOCTYPE r [<!ENTITY x SYSTEM "{secret.as_uri()}">]><r>&x;</r>',
-            f'<!DOCTYPE r [<!ENTITY x SYSTEM "{server.url}/ent">]><r>&x;</r>',
-            f'<!DOCTYPE r [<!ENTITY % p SYSTEM "{server.url}/dtd"> %p;]><r>&leak;</r>',
-            f'<!DOCTYPE r SYSTEM "{server.url}/doctype"><r>&leak;</r>',
+            f'<!DOCTYPE r [<!ENTITY x SYSTEM "{server.base}/ent">]><r>&x;</r>',
+            f'<!DOCTYPE r [<!ENTITY % p SYSTEM "{server.base}/dtd"> %p;]><r>&leak;</r>',
+            f'<!DOCTYPE r SYSTEM "{server.base}/doctype"><r>&leak;</r>',
             f'<!DOCTYPE r [<!ENTITY x SYSTEM "{secret}">]><r a="&x;">&x;</r>',
             '<r xmlns:xi="http://www.w3.org/2001/XInclude">'
             f'<xi:include href="{secret.as_uri()}" parse="text"/></r>',
@@ -387,6 +362,6 @@ def test_external_entities_are_neither_fetched_nor_read(tmp_path: Path) -> None:
                     out = str(soup) + soup.get_text()
                     assert "TOP-SECRET" not in out
                     assert "FETCHED" not in out
-        assert server.paths == []
+        assert server.requests == []
     finally:
         server.close()
