@@ -17,6 +17,9 @@ import csv
 import os
 from pathlib import Path
 
+#: Files mypy checks and nothing runs (tests/test_typing.py checks them).
+collect_ignore = ["typing"]
+
 #: The corpus in the repository.
 REPO_CORPUS = Path(__file__).resolve().parent / "data" / "corpus"
 #: The corpus the tests read.

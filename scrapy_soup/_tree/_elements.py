@@ -748,11 +748,11 @@ class Tag(PageElement):
     def __init__(
         self,
         parser: Soup | None = None,
-        builder: Any = None,
+        builder: object = None,
         name: str | None = None,
         namespace: str | None = None,
         prefix: str | None = None,
-        attrs: dict[str, Any] | None = None,
+        attrs: Mapping[str, object] | None = None,
         **kwargs: Any,
     ) -> None:
         if name is None:
