@@ -14,9 +14,12 @@ from fuzzing import VALUES, fuzz, markup
 from hypothesis import given
 from hypothesis import strategies as st
 from lxml import etree
+from test_attr_names import hostile_markup
+from test_fuzz_clean import documents
 from test_fuzz_output import _RAW_TEXT
 
 from scrapy_soup import Soup, absolutize_links
+from scrapy_soup._links_markup import is_document
 
 BASES = st.sampled_from(
     [
@@ -88,3 +91,15 @@ def test_absolutize_tree_in_place(text: str, base: str, mode: str) -> None:
     root: Any = soup._el if soup._el is not None else soup._root
     if root is not None:
         assert isinstance(etree.tostring(root), bytes)
+
+
+@fuzz(examples=100)
+@given(st.one_of(hostile_markup(), documents()), BASES)
+def test_absolutize_links_hostile_names_and_documents(text: str, base: str) -> None:
+    out = absolutize_links(text, base)
+    assert isinstance(out, str)
+    if is_document(text):
+        # A document stays one: the soup of it, links made absolute.
+        assert out == str(absolutize_links(Soup(text), base))
+    # Idempotent: absolute links stay as they are.
+    assert absolutize_links(out, base) == out
