@@ -101,6 +101,9 @@ class _ItemWork:
 class _HtmlFieldPipeline:
     """Find the HTML values of each item and run :meth:`transform` on each one."""
 
+    #: Whether :meth:`transform` uses the base URL (warn once when unknown).
+    needs_base_url = False
+
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
         self._config = Config.from_settings(crawler.settings)
@@ -280,7 +283,9 @@ class _HtmlFieldPipeline:
             try:
                 text = decode_html(bytes(value))
             except Exception as exc:
-                raise _Failed(exc, None) from exc
+                raise _Failed(
+                    exc, escape_text(bytes(value).decode("utf-8", "replace"))
+                ) from exc
             return self._html(text, path, work)
         if isinstance(value, _NO_MARKUP):
             return value
@@ -328,7 +333,7 @@ class _HtmlFieldPipeline:
         try:
             if fragment is None:
                 fragment = fragment_of_markup(text)
-            if base_url is None and not self._warned_no_base:
+            if base_url is None and self.needs_base_url and not self._warned_no_base:
                 self._warned_no_base = True
                 logger.warning(
                     "%s: no page URL known for an item; enable SoupSpiderMiddleware "
@@ -357,6 +362,8 @@ class AbsoluteLinksPipeline(_HtmlFieldPipeline):
     own document. ``SOUP_LINKS_EXTRA_ATTRIBUTES`` adds attributes such as the
     lazy-loading ``data-src``. Counts ``soup/links_absolutized``.
     """
+
+    needs_base_url = True
 
     def transform(self, fragment: Soup, base_url: str | None) -> dict[str, int]:
         if base_url is None:
