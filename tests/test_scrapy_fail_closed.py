@@ -108,9 +108,11 @@ def test_a_failing_step_exports_the_text_escaped(
 def test_only_the_failing_value_of_a_list_is_escaped(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(pipelines, "clean", _failing_on_hostile(pipelines.clean))
+    monkeypatch.setattr(
+        pipelines, "clean", _failing_on_hostile(pipelines.__dict__["clean"])
+    )
     crawler = _crawler()
-    item = {"html": ["<p onclick=x()>fine</p>", HOSTILE, None, 3]}
+    item: dict[str, Any] = {"html": ["<p onclick=x()>fine</p>", HOSTILE, None, 3]}
     _run(crawler, item)
     assert item["html"][0] == "<p>fine</p>"
     assert _text_of(item["html"][1]) == HOSTILE
@@ -160,7 +162,7 @@ def test_dicts_and_bytes_in_an_html_field_are_cleaned() -> None:
 def test_undecodable_bytes_fail_closed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pipelines, "decode_html", _raise)
     crawler = _crawler()
-    item = {"html": HOSTILE.encode()}
+    item: dict[str, Any] = {"html": HOSTILE.encode()}
     _run(crawler, item)
     assert _text_of(item["html"]) == HOSTILE
     assert crawler.stats.get_value("soup/fields_failed") == 1
@@ -171,7 +173,9 @@ def test_a_soup_tag_handed_between_the_pipelines_fails_closed(
 ) -> None:
     # The spider middleware's path: the Tag becomes a str, its tree is
     # handed to the pipelines beside the item; cleaning that tree fails.
-    monkeypatch.setattr(pipelines, "clean", _failing_on_hostile(pipelines.clean))
+    monkeypatch.setattr(
+        pipelines, "clean", _failing_on_hostile(pipelines.__dict__["clean"])
+    )
     crawler = _crawler()
     soup = Soup(f"<div>{HOSTILE}</div>")
     item: dict[str, Any] = {"tag": soup.p, "tags": [soup.p]}
@@ -187,7 +191,7 @@ def test_a_soup_tag_handed_between_the_pipelines_fails_closed(
 
 def test_a_tag_put_in_by_another_pipeline_is_converted_and_cleaned() -> None:
     crawler = _crawler()
-    item = {"later": Soup(HOSTILE, "fragment").p}
+    item: dict[str, Any] = {"later": Soup(HOSTILE, "fragment").p}
     _run(crawler, item)
     assert item["later"] == expected(HOSTILE)
     assert type(item["later"]) is str

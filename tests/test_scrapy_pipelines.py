@@ -113,7 +113,7 @@ def test_fields_leave_absolute_cleaned_and_as_str(
 ) -> None:
     # dict items name their field in SOUP_HTML_FIELDS; the others mark it in
     # the field metadata too; "tag"/"tags" hold soup objects.
-    settings = {} if item_kind == "dict" else {"SOUP_HTML_FIELDS": []}
+    settings: dict[str, Any] = {} if item_kind == "dict" else {"SOUP_HTML_FIELDS": []}
     result = _crawl(server, tmp_path, settings, item_kind=item_kind)
     items = _by_page(result.items)
     bases = {
