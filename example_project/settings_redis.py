@@ -37,9 +37,9 @@ SCHEDULER_PERSIST = True
 # A RedisSpider keeps waiting for start URLs; stop after this many idle seconds.
 MAX_IDLE_TIME_BEFORE_CLOSE = 10
 
-# -- items into Redis too, after scrapy_soup's pipelines ------------------------
-# RedisPipeline JSON-encodes each item (ScrapyJSONEncoder). A soup Tag is not
-# JSON: at RedisPipeline's usual order, 300, it would see the Tags a callback
-# put in an item and fail on every such item. scrapy_soup's pipelines (800 and
-# 810) turn every soup object into a str, so RedisPipeline goes after them.
-ITEM_PIPELINES = {"scrapy_redis.pipelines.RedisPipeline": 900}
+# -- items into Redis too, at the order scrapy-redis documents ------------------
+# RedisPipeline JSON-encodes each item (ScrapyJSONEncoder). Items are plain
+# data from the callback on (SoupSpiderMiddleware turns soup Tags into str),
+# and scrapy_soup's pipelines (100, 110) run before 300: Redis gets absolute,
+# clean HTML.
+ITEM_PIPELINES = {"scrapy_redis.pipelines.RedisPipeline": 300}

@@ -2,7 +2,7 @@
 crawler processes at once, then the same crawl in one process (issue 11).
 
 The crawl processes use ``example_project/settings_redis.py`` (scrapy-redis's
-scheduler and duplicate filter, ``RedisPipeline`` after scrapy_soup's
+scheduler and duplicate filter, ``RedisPipeline`` at 300 after scrapy_soup's
 pipelines, the add-on) and :class:`redis_helpers.SoupRedisSpider`, against a
 generated site of :data:`SITE_SIZE` pages. Every request goes through
 scrapy-redis's pickle serializer, with soup ``Tag`` objects in ``cb_kwargs``
@@ -167,8 +167,8 @@ def test_every_item_exported_once(distributed: Any, site: rh.SiteServer) -> None
         assert item["wrapped"] is not rh.soup_off(item["number"])
         # The <a> Tag in cb_kwargs came back from Redis's pickle intact.
         assert item["via_ok"] is True
-    # RedisPipeline (order 900) pushed the very items the feeds exported:
-    # after scrapy_soup's pipelines, all plain JSON.
+    # RedisPipeline (order 300, as scrapy-redis documents) pushed the very
+    # items the feeds exported: after scrapy_soup's pipelines, all plain JSON.
     assert sorted(_canonical(json.loads(p)) for p in pushed) == sorted(
         _canonical(item) for item in items
     )
@@ -283,11 +283,15 @@ def test_single_process_gives_the_same_items(distributed: Any, single: Any) -> N
     )
 
 
-# -- why RedisPipeline goes after scrapy_soup's pipelines -------------------------
+# -- RedisPipeline at its documented order, after scrapy_soup's pipelines -----------
 def test_redis_pipeline_order_in_example_settings() -> None:
+    from scrapy_soup._scrapy.addon import COMPONENTS
+
     settings = rh.example_settings()
     pipelines = settings["ITEM_PIPELINES"]
-    assert pipelines["scrapy_redis.pipelines.RedisPipeline"] > 810
+    assert pipelines["scrapy_redis.pipelines.RedisPipeline"] == 300
+    ours = [order for name, _, order in COMPONENTS if name == "ITEM_PIPELINES"]
+    assert max(ours) < 300
     assert settings["SCHEDULER_PERSIST"] is True
     assert settings["ADDONS"] == {"scrapy_soup.Addon": 0}
 
