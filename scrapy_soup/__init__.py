@@ -67,6 +67,7 @@ from ._tree._soup import (
     MarkupResemblesLocatorWarning,
     ParserRejectedMarkup,
     Soup,
+    TruncatedDocumentWarning,
 )
 from ._tree._strainer import (
     AttributeResemblesVariableWarning,
@@ -151,6 +152,7 @@ __all__ = [
     "Stylesheet",
     "Tag",
     "TemplateString",
+    "TruncatedDocumentWarning",
     "UnusualUsageWarning",
     "XMLFormatter",
     "XMLProcessingInstruction",

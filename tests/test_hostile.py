@@ -17,7 +17,7 @@ from conftest import corpus_pages, read_page
 from local_server import LocalServer, Reply
 from lxml import etree
 
-from scrapy_soup import Soup, absolutize_links, clean
+from scrapy_soup import Soup, TruncatedDocumentWarning, absolutize_links, clean
 
 MODES = ["html", "fragment", "xml"]
 CONTROL = "".join(map(chr, [*range(0x20), *range(0x7F, 0xA0)]))
@@ -38,12 +38,14 @@ def _everything(soup: Soup) -> None:
 # -- size and shape ----------------------------------------------------------------
 @pytest.mark.parametrize("mode", MODES)
 def test_100_000_deep_nesting(mode: str) -> None:
-    text = "<div>" * 100_000 + "deep" + "</div>" * 100_000
-    soup = Soup(text, mode)
+    text = "<div>" * 100_000 + "deep" + "</div>" * 100_000 + "<p>after</p>"
+    # Past libxml2's tree depth (2,048) the tree is rebuilt from the
+    # parser's events, as bs4 builds it: everything is kept.
+    soup = Soup(f"<r>{text}</r>" if mode == "xml" else text, mode)
+    assert not soup.truncated
+    assert soup.get_text() == "deepafter"
+    assert len(soup.find_all("div")) == 100_000
     _everything(soup)
-    # libxml2 caps the depth it builds (and drops what is deeper: a known
-    # difference from bs4, whose SAX-fed tree has no cap; parsel has the same
-    # cap, so response.css() and response.soup agree).
     divs = soup.find_all("div")
     assert divs
     assert len(soup.select("div > div", limit=10)) == 10
@@ -327,10 +329,17 @@ def _entities(levels: int) -> str:
 )
 def test_billion_laughs_is_not_expanded(body: str, as_bytes: bool) -> None:
     text = '<?xml version="1.0"?>' + _entities(10) + body
-    soup = Soup(text.encode() if as_bytes else text, "xml")
+    # Refused past the entity budget, said so, and the rest of the document
+    # kept (libxml2's own limit stopped the parse there).
+    with pytest.warns(TruncatedDocumentWarning, match="&lol9; expands past"):
+        soup = Soup(text.encode() if as_bytes else text, "xml")
+    assert soup.truncated
     out = str(soup)
     assert len(out) < 10_000
     assert "lollol" not in out and "lollol" not in soup.get_text()
+    assert soup.find("r") is not None
+    kept = "tail" if "tail" in body else "x" if "x<" in body else ""
+    assert soup.get_text() == kept
     for mode in ("html", "fragment"):
         assert len(str(Soup(text, mode))) < 10_000
 

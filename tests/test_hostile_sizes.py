@@ -135,3 +135,167 @@ def test_thousands_of_attributes_in_xml_keep_their_prefixes() -> None:
     again = etree.fromstring(out)[0]
     assert dict(again.attrib) == dict(expected.attrib)
     assert len(again.attrib) == 6_001
+
+
+# -- internal entities ----------------------------------------------------------------
+def _with_entity(value: str, body: str) -> tuple[str, str]:
+    """An XML document declaring ``&e;`` as ``value``, and the same written out.
+
+    bs4 4.15's XML builder loses every document with an internal DTD subset
+    under lxml 6 (lxml's target parser fails in ``xmlAddEntity``), so its
+    output for the written-out document, the same infoset, is the oracle.
+    """
+    doctype = f'<!DOCTYPE r [<!ENTITY e "{value}">]>'
+    escaped = value.replace('"', "&quot;").replace("'", "&apos;")
+    written = body.replace("&e;", escaped)
+    return (
+        f'<?xml version="1.0"?>{doctype}<r>{body}</r>',
+        f'<?xml version="1.0"?><!DOCTYPE r><r>{written}</r>',
+    )
+
+
+def _same_as_bs4(markup: str, written: str) -> Soup:
+    soup = Soup(markup, "xml")
+    theirs = bs4.BeautifulSoup(written, "xml")
+    assert not soup.truncated
+    assert soup.get_text() == theirs.get_text()
+    assert str(soup.r) == str(theirs.r)
+    return soup
+
+
+@pytest.mark.parametrize("size", [5, 100, 1_000])
+def test_one_entity_used_10_000_times_keeps_all_its_text(size: str) -> None:
+    value = ("entity text " * 100)[: int(size)]
+    markup, written = _with_entity(value, "&e; " * 10_000 + "<end>the end</end>")
+    soup = _same_as_bs4(markup, written)
+    assert soup.get_text().count(value) == 10_000
+    assert soup.get_text().endswith("the end")
+    as_bytes = Soup(markup.encode("utf-8"), "xml")
+    assert as_bytes.get_text() == soup.get_text()
+
+
+def test_entities_in_elements_and_attributes() -> None:
+    body = '<x a="&e;" b="1 &e; 2">&e;</x>' * 3_000 + "<y c='&e;'>tail</y>"
+    markup, written = _with_entity("x 'q' \u00e9\u20ac y", body)
+    soup = _same_as_bs4(markup, written)
+    assert soup.find("x")["a"] == "x 'q' \u00e9\u20ac y"  # type: ignore[index]
+
+
+def test_entity_references_stay_as_written_in_comments_cdata_and_pis() -> None:
+    markup, written = _with_entity("E", "<!-- &e; --><![CDATA[&e;]]><?pi &e;?>&e;")
+    written = written.replace("E -->", "&e; -->").replace("[E]", "[&e;]")
+    written = written.replace("pi E", "pi &e;")
+    soup = _same_as_bs4(markup, written)
+    assert str(soup.r).count("&amp;e;") == 1  # the CDATA section's, as bs4 writes it
+
+
+def test_entities_using_entities_and_character_references() -> None:
+    markup = (
+        '<!DOCTYPE r [<!ENTITY b "B&#233;"><!ENTITY a "x&b;&amp;y">'
+        '<!ENTITY m "<i>markup</i>"><!ENTITY s SYSTEM "file:///etc/passwd">]>'
+        '<r t="&a;">&a;|&m;|&s;|&undeclared;</r>'
+    )
+    soup = Soup(markup, "xml")
+    assert soup.get_text() == "xB\u00e9&y|||"
+    assert soup.r["t"] == "xB\u00e9&y"  # type: ignore[index]
+    assert not soup.truncated
+
+
+@pytest.mark.parametrize(
+    "declarations",
+    [
+        # quadratic: one big entity used many times
+        '<!ENTITY e "' + "x" * 1_000_000 + '">',
+        # exponential ("billion laughs"), and entities using themselves
+        '<!ENTITY l0 "lol">'
+        + "".join(f'<!ENTITY l{i} "{f"&l{i - 1};" * 10}">' for i in range(1, 12))
+        + '<!ENTITY e "&l11;">',
+        '<!ENTITY e "a&f;"><!ENTITY f "b&e;">',
+    ],
+)
+def test_entity_blow_ups_are_refused_and_said(declarations: str) -> None:
+    from scrapy_soup import TruncatedDocumentWarning
+    from scrapy_soup._tree._xml_entities import ENTITY_BUDGET
+
+    markup = f"<!DOCTYPE r [{declarations}]><r>" + "&e;" * 100 + "<z>after</z></r>"
+    with pytest.warns(TruncatedDocumentWarning, match="entit"):
+        soup = Soup(markup, "xml")
+    assert soup.truncated
+    assert len(soup.get_text()) <= ENTITY_BUDGET + 10
+    assert soup.get_text().endswith("after")
+    assert "lollol" not in soup.get_text()
+
+
+# -- deep documents -----------------------------------------------------------------
+def _deep(levels: int) -> str:
+    opening = "".join(f'<div class="c{i % 3}" id="d{i}">' for i in range(levels))
+    return (
+        "<!DOCTYPE html><!-- top --><html><body><p>before</p>"
+        + opening
+        + "deep<!-- in --><b>bold</b>tail"
+        + "</div>" * levels
+        + "<p>after</p></body></html>"
+    )
+
+
+@pytest.mark.parametrize("levels", [2_040, 2_047, 3_000])
+@pytest.mark.parametrize(
+    ("mode", "builder"), [("html", "lxml"), ("fragment", "html.parser")]
+)
+def test_html_deeper_than_libxml2_builds_is_kept_as_bs4_keeps_it(
+    levels: int, mode: str, builder: str
+) -> None:
+    markup = _deep(levels)
+    soup, theirs = Soup(markup, mode), bs4.BeautifulSoup(markup, builder)
+    assert not soup.truncated
+    assert soup.get_text() == theirs.get_text()
+    assert len(soup.find_all("div")) == len(theirs.find_all("div")) == levels
+    assert soup.find_all("p")[-1].get_text() == "after"
+    if mode == "html":
+        assert str(soup) == str(theirs)  # doctype and top-level comment kept
+    found = soup.select("div.c1 > b")
+    assert [str(t) for t in found] == [str(t) for t in theirs.select("div.c1 > b")]
+
+
+def test_xml_deeper_than_libxml2_builds_is_kept_as_bs4_keeps_it() -> None:
+    levels = 3_000
+    markup = (
+        '<r xmlns:n="urn:n"><p>before</p>'
+        + "<d k='v'>" * levels
+        + "deep<!--c--><?pi x?><n:x/>"
+        + "</d>" * levels
+        + "<p>after</p></r>"
+    )
+    soup, theirs = Soup(markup, "xml"), bs4.BeautifulSoup(markup, "xml")
+    assert not soup.truncated
+    assert soup.get_text() == theirs.get_text() == "beforedeepafter"
+    assert len(soup.find_all("d")) == len(theirs.find_all("d")) == levels
+    assert 'xmlns:n="urn:n"' in str(soup) and "<n:x/>" in str(soup)
+    assert str(soup).count('<d k="v">') == str(theirs).count('<d k="v">') == levels
+
+
+def test_a_deep_tree_adopted_from_a_selector_says_it_is_truncated() -> None:
+    from parsel import Selector
+
+    from scrapy_soup import TruncatedDocumentWarning
+
+    markup = _deep(3_000)
+    soup = Soup(Selector(text=markup))
+    with pytest.warns(TruncatedDocumentWarning, match="depth limit"):
+        assert soup.truncated
+    assert soup.truncated  # said once
+    whole = Soup(markup)
+    assert not whole.truncated and whole.get_text().endswith("after")
+    assert not Soup(Selector(text="<p>x</p>")).truncated
+
+
+def test_deep_html_with_names_lxml_cannot_hold_says_what_it_left_out() -> None:
+    # The rebuild uses lxml's API, which refuses some names the HTML parser
+    # accepts: what it cannot hold is said, never dropped silently.
+    from scrapy_soup import TruncatedDocumentWarning
+
+    markup = '<p xml:lang="en">x</p>' + "<div>" * 3_000 + "deep" + "</div>" * 3_000
+    with pytest.warns(TruncatedDocumentWarning, match="'xml:lang'"):
+        soup = Soup(markup)
+    assert soup.truncated
+    assert soup.get_text() == "xdeep"

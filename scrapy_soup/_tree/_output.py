@@ -198,10 +198,12 @@ def attribute_pairs(el: Any) -> list[tuple[str, str]]:
     return list(zip(keys, values, strict=True))
 
 
-def _attribute_items(el: Any, is_xml: bool) -> list[tuple[str, Any]]:
+def _attribute_items(
+    el: Any, is_xml: bool, own: list[tuple[str, str]] | None = None
+) -> list[tuple[str, Any]]:
     """A tag's attributes as bs4 holds them: multi-valued ones as lists."""
     if is_xml:
-        return xml_attribute_items(el)
+        return xml_attribute_items(el, own)
     tag = el.tag
     return [
         (k, split_value(v) if is_multi_valued(tag, k) else v)
@@ -209,16 +211,23 @@ def _attribute_items(el: Any, is_xml: bool) -> list[tuple[str, Any]]:
     ]
 
 
-def xml_attribute_items(el: Any) -> list[tuple[str, str]]:
+def xml_attribute_items(
+    el: Any, own: list[tuple[str, str]] | None = None
+) -> list[tuple[str, str]]:
     """XML attributes with prefixed names, plus the namespace declarations made here.
 
     bs4's lxml-xml builder turns ``{uri}local`` into ``prefix:local`` and
     lists each new ``xmlns``/``xmlns:prefix`` declaration as an attribute.
+    ``own``, when the caller knows them, lists the declarations made on
+    ``el``: with none, ``el.nsmap`` (which walks every ancestor: printing a
+    100,000-deep document was quadratic) is read only for prefixed attributes.
     """
     items: list[tuple[str, str]] = []
-    nsmap = el.nsmap
+    pairs = attribute_pairs(el)
+    qualified = any(key[0] == "{" for key, _ in pairs)
+    nsmap = el.nsmap if qualified or own is None or own else {}
     inverse = {uri: prefix for prefix, uri in nsmap.items()}
-    for key, value in attribute_pairs(el):
+    for key, value in pairs:
         if key[0] == "{":
             uri, local = key[1:].split("}", 1)
             prefix = inverse.get(uri)
@@ -226,6 +235,8 @@ def xml_attribute_items(el: Any) -> list[tuple[str, str]]:
                 prefix = "xml"
             key = f"{prefix}:{local}" if prefix else local
         items.append((key, value))
+    if own is not None and not own:
+        return items
     parent = el.getparent()
     inherited = parent.nsmap if parent is not None else {}
     for prefix, uri in nsmap.items():
@@ -259,6 +270,18 @@ def _meta_substitution(
     return items
 
 
+def _own_namespaces(top: Any) -> Iterator[tuple[Any, list[tuple[str, str]]]]:
+    """Each element from ``top`` down, in document order, with the declarations made on it."""
+    pending: list[tuple[str, str]] = []
+    walk: Any = etree.iterwalk(top, events=("start-ns", "start"))
+    for event, item in walk:
+        if event == "start-ns":
+            pending.append(item)
+        else:
+            yield item, pending
+            pending = []
+
+
 class _Renderer:
     """Formats tags and strings with one formatter (bs4's ``_format_tag``/``output_ready``)."""
 
@@ -287,6 +310,25 @@ class _Renderer:
         self.cdata_tags = fmt.cdata_containing_tags
         self.close_prefix = fmt.void_element_close_prefix or ""
         self.booleans = fmt.empty_attributes_are_booleans
+        self._ns_walk: Iterator[tuple[Any, list[tuple[str, str]]]] | None = None
+
+    def _declared_on(self, el: Any) -> list[tuple[str, str]] | None:
+        """The namespace declarations made on ``el`` (None: not known).
+
+        lxml gives an element's in-scope namespaces only (``nsmap`` walks
+        every ancestor), and its own only to ``iterwalk``: one walk from
+        the first tag printed, advanced in step with the render, which
+        opens tags in the same document order.
+        """
+        for _ in range(2):
+            walk = self._ns_walk
+            if walk is None:
+                walk = self._ns_walk = _own_namespaces(el)
+            for item, own in walk:
+                if item is el:
+                    return own
+            self._ns_walk = None  # not below the first tag: walk from this one
+        return None
 
     def attribute_value(self, value: str) -> str:
         if self.default_attribute_value and self.default_substitute:
@@ -303,7 +345,8 @@ class _Renderer:
         if not opening:
             return f"</{name}>"
         if self.default_attributes:
-            items = _attribute_items(el, self.is_xml)
+            own = self._declared_on(el) if self.is_xml else None
+            items = _attribute_items(el, self.is_xml, own)
             if items:
                 if (
                     not self.is_xml

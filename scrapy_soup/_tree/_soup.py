@@ -10,11 +10,13 @@ whitespace after ``</html>`` that bs4 keeps.
 from __future__ import annotations
 
 import re
+import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any, ClassVar
 
 from lxml import etree
 
+from . import _deep
 from ._elements import (
     Doctype,
     NavigableString,
@@ -25,6 +27,7 @@ from ._elements import (
     remember,
     wrap,
 )
+from ._xml_entities import expand_internal_entities, replace_entity_references
 
 if TYPE_CHECKING:
     from typing import TypeAlias
@@ -56,6 +59,14 @@ class ParserRejectedMarkup(Exception):
 
 class MarkupResemblesLocatorWarning(UserWarning):
     """The markup looks like a file name or URL (bs4's warning of that name)."""
+
+
+class TruncatedDocumentWarning(UserWarning):
+    """The parser left part of the document out: ``soup.truncated`` is True.
+
+    The soup keeps what it can (see the README's hostile input notes); this
+    says when it could not, and why.  bs4 has no such warning.
+    """
 
 
 #: bs4's feature names, and ours, to the three modes.
@@ -113,6 +124,8 @@ def _replace_surrogate_references(data: bytes) -> bytes:
 
 _ATTRIBUTE_REDEFINED = etree.ErrorTypes.ERR_ATTRIBUTE_REDEFINED
 _UNDECLARED_ENTITY = etree.ErrorTypes.ERR_UNDECLARED_ENTITY
+#: libxml2 stopped parsing: entity amplification, or depth.
+_RESOURCE_LIMIT = etree.ErrorTypes.ERR_RESOURCE_LIMIT
 _REPORTED_ERRORS = 100
 
 
@@ -130,36 +143,6 @@ def _drop_repeated_attributes(root: Any) -> None:
         for name in {k for k in keys if keys.count(k) > 1}:
             while el.keys().count(name) > 1:
                 del el.attrib[name]
-
-
-def _replace_entity_references(root: Any) -> None:
-    """Write the entity references the safe parser kept as text, as bs4 reads them.
-
-    Entities are never expanded by the parser (billion laughs, external
-    files), so libxml2 keeps ``&name;`` as reference nodes.  bs4 drops an
-    undeclared one; an internal entity with plain text becomes that text
-    (one level, no markup); any other reference is dropped, nothing fetched.
-    """
-    references = list(root.iter(etree.Entity))
-    if not references:
-        return
-    dtd = root.getroottree().docinfo.internalDTD
-    declared: dict[str, str] = {}
-    if dtd is not None:
-        for entity in dtd.iterentities():
-            content = entity.content
-            if content is not None and "<" not in content and "&" not in content:
-                declared[entity.name] = content
-    for node in references:
-        text = declared.get(node.name, "") + (node.tail or "")
-        parent = node.getparent()
-        previous = node.getprevious()
-        if text:
-            if previous is not None:
-                previous.tail = (previous.tail or "") + text
-            else:
-                parent.text = (parent.text or "") + text
-        parent.remove(node)
 
 
 def _last_html_end(source: str, window: int) -> re.Match[str] | None:
@@ -261,6 +244,7 @@ class Soup(Tag):
         "_top_doctype_index",
         "_top_leader",
         "_top_trailer",
+        "_truncated",
         "_verbatim",
         "declared_html_encoding",
         "is_xml",
@@ -330,6 +314,7 @@ class Soup(Tag):
         self.hidden = True
         self._base_url: str | Callable[[], str | None] | None = base_url
         self.original_encoding: str | None = None
+        self._truncated: bool | None = False
         self.declared_html_encoding: str | None = None
         self._pending = None
         self._top_doctype = None
@@ -374,6 +359,7 @@ class Soup(Tag):
             if data:
                 parser.feed(data)
             container = parser.close()
+            self._keep_deep(container, data, b"<html><body>")
             body = container.find("body")
             self._set_container(body if body is not None else container)
             return
@@ -384,14 +370,33 @@ class Soup(Tag):
                 root = parser.close()
             except etree.XMLSyntaxError:
                 root = None
+        if root is not None:
+            self._keep_deep(root, data, b"")
         self._set_root(root, markup, parsed_here=True)
         if root is None and markup.strip():
             self._top_trailer = self._rootless_nodes(markup)
 
+    def _keep_deep(self, root: Any, data: bytes, prefix: bytes) -> bool:
+        """Rebuild a tree libxml2 stopped at its depth limit (see `_deep`).
+
+        True if it was stopped there.
+        """
+        if not _deep.depth_capped(root):
+            return False
+        chunks = [prefix, data] if prefix else [data]
+        problems = _deep.rebuild(root, chunks, self.is_xml)
+        if problems:
+            self._truncate(problems)
+        return True
+
     def _parse_xml_bytes(self, data: bytes, encoding: str | None) -> None:
         data = _replace_surrogate_references(data)
+        problems: list[str] = []
+        if b"<!ENTITY" in data:
+            data, problems = expand_internal_entities(data, xml_parser())
         parser = xml_parser()
         root: Any = None
+        rebuilt = False
         if data.strip():
             try:
                 root = etree.fromstring(data, parser)
@@ -405,12 +410,57 @@ class Soup(Tag):
             log = parser.error_log
             full = len(log) >= _REPORTED_ERRORS
             errors = {e.type for e in log}
+            if (full or _RESOURCE_LIMIT in errors) and self._keep_deep(root, data, b""):
+                rebuilt = True
             if full or _ATTRIBUTE_REDEFINED in errors:
                 _drop_repeated_attributes(root)
             # Reference nodes exist only for undeclared or declared entities.
             if full or _UNDECLARED_ENTITY in errors or b"<!ENTITY" in data:
-                _replace_entity_references(root)
+                replace_entity_references(root)
+        limits = [e for e in parser.error_log if e.type == _RESOURCE_LIMIT]
+        if rebuilt:
+            limits = [e for e in limits if "depth" not in e.message]
+        problems += [
+            f"libxml2 stopped at line {e.line}: {e.message.strip()}" for e in limits
+        ]
         self._set_root(root, None, parsed_here=True)
+        if problems:
+            self._truncate(problems)
+
+    @property
+    def truncated(self) -> bool:
+        """Whether the parser left part of the document out.
+
+        A `TruncatedDocumentWarning` says what, once.  For a tree parsed
+        here it is known at once; for a tree adopted from elsewhere (a Scrapy
+        response's) it is worked out when first read, which only costs a walk
+        down the last children: the Scrapy layer reads it to count
+        ``soup/documents_truncated``.  bs4 has no such attribute.
+        """
+        known = self._truncated
+        if known is None:
+            known = self._truncated = False
+            root = self._root if self._el is None else self._el
+            if root is not None and _deep.depth_capped(root.getroottree().getroot()):
+                self._truncate(
+                    [
+                        "the tree stops at the parser's depth limit "
+                        f"({_deep.MAX_DEPTH} levels): what was deeper and after it "
+                        "is not in it (parse the text with Soup() to keep it)"
+                    ],
+                    stacklevel=3,
+                )
+                known = True
+        return known
+
+    def _truncate(self, problems: list[str], stacklevel: int = 5) -> None:
+        """Mark the soup truncated and say why (`TruncatedDocumentWarning`)."""
+        self._truncated = True
+        warnings.warn(
+            "part of the document was left out: " + "; ".join(problems),
+            TruncatedDocumentWarning,
+            stacklevel=stacklevel,
+        )
 
     def _adopt(self, markup: Any) -> None:
         """Wrap an existing tree: a parsel Selector, an lxml element or tree."""
@@ -430,6 +480,7 @@ class Soup(Tag):
                 "markup must be str, bytes, a file, an lxml element or tree, or a "
                 f"parsel Selector, not {type(markup).__name__}"
             )
+        self._truncated = None  # known when first read (`truncated`)
         if self._mode == "fragment":
             self._set_container(markup)
             return

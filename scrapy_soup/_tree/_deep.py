@@ -1,0 +1,167 @@
+"""Documents deeper than libxml2 builds trees: detected, and HTML kept whole.
+
+libxml2's tree builder stops the whole parse at 2,048 levels of nesting
+(256 without ``huge_tree``), and says nothing in HTML: a page nesting
+``<div>`` 3,000 deep lost its text *and everything after it*.  bs4's lxml
+builder gets the same parser's events through a target and has no limit.
+
+- Detecting it costs a few steps: the parse stops right after opening the
+  deepest element, so that element and its ancestors are each the last
+  child of their parent; the last-child chain reaching the limit is the sign.
+- The document is parsed again with the same parser feeding a Python
+  target (the events bs4 builds from), and the root's content is replaced
+  by what the events build; the document level (doctype, top-level
+  comments) stays the native parse's.  In XML the push parser is used (the
+  pull parser refuses the depth itself, target or not), as bs4 does.
+- A tree parsed elsewhere (a Scrapy response's, shared with its
+  selectors) is not rebuilt: the soup says it is truncated.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lxml import etree
+
+#: The depth at which libxml2 stops (``huge_tree``, as every parser here).
+MAX_DEPTH = 2048
+
+
+def depth_capped(root: Any, limit: int = MAX_DEPTH) -> bool:
+    """Whether the last-child chain from ``root`` is ``limit`` elements long."""
+    el = root
+    for _ in range(limit - 1):
+        try:
+            el = el[-1]
+        except IndexError:
+            return False
+    return True
+
+
+class _Builder:
+    """A parser target building the elements of one document with lxml's API.
+
+    Element and attribute names that lxml's API refuses (the HTML parser
+    accepts almost any) cannot be made this way: such an element is left out
+    with its content kept in its place, such an attribute left out, and
+    both are counted in `dropped`.
+    """
+
+    def __init__(self) -> None:
+        self.root: Any = None
+        self.stack: list[Any] = []
+        #: the slot text goes to: (element, is_tail), and its pieces
+        self.slot: tuple[Any, bool] | None = None
+        self.pieces: list[str] = []
+        self.dropped: list[str] = []
+
+    def _flush(self) -> None:
+        if self.slot is not None and self.pieces:
+            owner, is_tail = self.slot
+            text = "".join(self.pieces)
+            if is_tail:
+                owner.tail = (owner.tail or "") + text
+            else:
+                owner.text = (owner.text or "") + text
+        self.pieces = []
+
+    def _move(self, slot: tuple[Any, bool] | None) -> None:
+        self._flush()
+        self.slot = slot
+
+    def start(self, tag: str, attrib: Any, nsmap: Any = None) -> None:
+        parent = self.stack[-1] if self.stack else None
+        nsmap = nsmap or None  # XML: the declarations made on this element
+        try:
+            if parent is None:
+                el = etree.Element(tag, nsmap=nsmap)
+            else:
+                el = etree.SubElement(parent, tag, nsmap=nsmap)
+        except ValueError:
+            # Its content goes where it stood: the parent is pushed again.
+            self.dropped.append(f"an element named {tag!r}")
+            self.stack.append(parent)
+            return
+        for key, value in attrib.items():
+            try:
+                el.set(key, value)
+            except ValueError:
+                self.dropped.append(f"an attribute named {key!r}")
+        if self.root is None:
+            self.root = el
+        self.stack.append(el)
+        self._move((el, False))
+
+    def end(self, tag: str) -> None:
+        el = self.stack.pop()
+        if el is not None and not (self.stack and self.stack[-1] is el):
+            self._move((el, True))
+
+    def data(self, text: str) -> None:
+        if self.slot is not None:
+            self.pieces.append(text)
+
+    def comment(self, text: str) -> None:
+        self._node(etree.Comment(text))
+
+    def pi(self, target: str, data: str | None = None) -> None:
+        self._node(etree.ProcessingInstruction(target, data))
+
+    def _node(self, node: Any) -> None:
+        parent = self.stack[-1] if self.stack else None
+        if parent is None:
+            return  # top level: the native parse's document level is kept
+        parent.append(node)
+        self._move((node, True))
+
+    def doctype(self, *args: Any) -> None:
+        return None
+
+    def close(self) -> Any:
+        self._flush()
+        return self.root
+
+
+def rebuild(native_root: Any, chunks: list[bytes], xml: bool) -> list[str]:
+    """Give ``native_root`` (a root stopped at the depth limit) its whole content.
+
+    ``chunks`` are the bytes that were parsed, fed in turn to the same
+    parser with a target.  Returns what could not be rebuilt (empty: the
+    tree is whole now).
+    """
+    builder: Any = _Builder()  # a ParserTarget for lxml
+    parser: Any
+    if xml:
+        # The push parser: libxml2's pull parser refuses the depth itself.
+        parser = etree.XMLParser(
+            target=builder,
+            recover=True,
+            huge_tree=True,
+            resolve_entities=False,
+            no_network=True,
+            load_dtd=False,
+            strip_cdata=True,
+        )
+    else:
+        parser = etree.HTMLParser(
+            target=builder,
+            recover=True,
+            huge_tree=True,
+            default_doctype=False,
+            no_network=True,
+            encoding="utf-8",
+        )
+    try:
+        for chunk in chunks:
+            parser.feed(chunk)
+        root = parser.close()
+    except etree.XMLSyntaxError:
+        root = None
+    if root is None or root.tag != native_root.tag:
+        return [f"the document is deeper than the parser builds trees ({MAX_DEPTH})"]
+    for child in list(native_root):
+        native_root.remove(child)
+    native_root.text = root.text
+    for child in list(root):
+        native_root.append(child)
+    return [f"{what} (the parser's name, not lxml's)" for what in builder.dropped]
