@@ -28,6 +28,13 @@ from typing import Any, TypeVar
 
 from lxml import etree
 
+from ._clean_document import (
+    DOCUMENT_PARTS,
+    clean_top_level,
+    comment_ok,
+    document_parts,
+    remove,
+)
 from ._clean_policy import (
     _DROP,
     _KEEP,
@@ -68,7 +75,6 @@ from ._links_markup import (
     parse_document,
     parse_fragment,
     remember_parse,
-    remove_top_level,
     serialize_fragment,
     set_text,
     target_element,
@@ -119,35 +125,6 @@ class CleanStats:
         self.attributes_removed += other.attributes_removed
         self.comments_removed += other.comments_removed
         return self
-
-
-def _remove(node: Any) -> None:
-    """Remove *node* and its content, keeping its tail text in place."""
-    parent = node.getparent()
-    if parent is None:
-        return
-    tail = node.tail
-    if tail:
-        previous = node.getprevious()
-        if previous is not None:
-            set_text(previous, True, (previous.tail or "") + tail)
-        else:
-            set_text(parent, False, (parent.text or "") + tail)
-    parent.remove(node)
-
-
-def _comment_ok(text: str | None) -> bool:
-    """A comment a browser cannot end early or read as a conditional."""
-    if not text:
-        return True
-    return not (
-        "--" in text
-        or text.startswith((">", "->"))
-        or text.endswith("-")
-        or "<!" in text
-        or "[if" in text.lower()
-        or "[endif" in text.lower()
-    )
 
 
 #: Tag names lxml's strip_tags() accepts; the HTML parser also makes names
@@ -237,7 +214,7 @@ def _clean_tree(
         # merging their tails into the text before (the tail's text nodes
         # stay, next to it).
         etree.strip_elements(el, *compiled.preremove, with_tail=False)
-    parts = _document_parts(el, compiled, stats)
+    parts, stats.elements_removed = document_parts(el, compiled)
 
     # 1. One walk (lxml's iterator: far cheaper than XPath predicates on
     #    this corpus).  It collects comments and processing instructions
@@ -271,7 +248,7 @@ def _clean_tree(
                 if not (
                     keep_comments
                     and isinstance(node, etree._Comment)
-                    and _comment_ok(node.text)
+                    and comment_ok(node.text)
                 ):
                     comments.append(node)
                 else:
@@ -279,7 +256,7 @@ def _clean_tree(
                 continue
             if action < 0:
                 plain = False
-            elif node is not el and not (parts and node in parts):
+            elif node is not el and not (tag in DOCUMENT_PARTS and node in parts):
                 if action == 2:
                     removed.append(node)
                     last = node
@@ -291,7 +268,7 @@ def _clean_tree(
                 unwrapped += 1
                 if tag in unwrap:
                     continue
-                if _PLAIN_TAG.match(tag) and tag not in _DOCUMENT_PARTS:
+                if _PLAIN_TAG.match(tag) and tag not in DOCUMENT_PARTS:
                     unwrap.add(tag)
                 else:
                     odd.append(node)
@@ -342,13 +319,13 @@ def _clean_tree(
 
     # 2. Remove, then unwrap; tails stay in place.
     for node in comments:
-        _remove(node)
+        remove(node)
     stats.comments_removed = len(comments)
     elements_removed = stats.elements_removed
     for node in removed:
         # Most are leaves (<script>, <link>, <meta>): no walk to count them.
         elements_removed += sum(1 for _ in node.iter(etree.Element)) if len(node) else 1
-        _remove(node)
+        remove(node)
     stats.elements_removed = elements_removed
     if actions.get(el.tag) == 2:
         stats.elements_removed += sum(1 for _ in el.iter(etree.Element)) - 1
@@ -367,80 +344,9 @@ def _clean_tree(
     if compiled.style_allowed:
         for node in el.iter("style", "{*}style"):
             if node is not el and not compiled.css_ok(node.text or "", "style"):
-                _remove(node)
+                remove(node)
                 stats.elements_removed += 1
     return stats, plain and el.tail is None
-
-
-#: The elements a whole document keeps whatever the policy says.
-_DOCUMENT_PARTS = frozenset({"head", "body"})
-
-
-def _document_parts(el: Any, compiled: _Cleaner, stats: CleanStats) -> tuple[Any, ...]:
-    """A document root's ``<head>`` and ``<body>``; what the head holds that goes, gone.
-
-    Empty unless *el* is the ``<html>`` element at the root of its tree.
-    """
-    if el.getparent() is not None or not isinstance(el.tag, str):
-        return ()
-    if _local_tag(el.tag) != "html":
-        return ()
-    parts = tuple(
-        child
-        for child in el
-        if isinstance(child.tag, str) and _local_tag(child.tag) in _DOCUMENT_PARTS
-    )
-    for part in parts:
-        if _local_tag(part.tag) != "head":
-            continue
-        for child in list(part):
-            if isinstance(child.tag, str) and compiled.tag_action(child.tag) > 0:
-                stats.elements_removed += sum(1 for _ in child.iter(etree.Element))
-                _remove(child)
-    return parts
-
-
-def _clean_top_level(original: object, root: Any, compiled: _Cleaner) -> int:
-    """Remove the comments and processing instructions around a document's root.
-
-    lxml keeps them as the root's siblings (a soup shows them as its first
-    and last children); the policy removes them as anywhere else.  A soup's
-    record of its top level (bs4's whitespace and doctype place) is brought
-    in line.  Returns how many were removed.
-    """
-    if root.getparent() is not None:
-        return 0
-    keep = (
-        (lambda node: _comment_ok(node.text)) if compiled.policy.keep_comments else None
-    )
-    preceding = list(root.itersiblings(preceding=True))[::-1]
-    following = list(root.itersiblings())
-    soup: Any = original if hasattr(original, "_top_leader") else None
-    if soup is not None:
-        leader, trailer, index = soup._leader, soup._trailer, soup._doctype_index
-    removed = remove_top_level(root, keep)
-    if soup is not None and removed:
-        gone = {id(node) for node in removed}
-        soup._top_leader = _placeholders(leader, preceding, gone)
-        last = sum(x is None for x in trailer)
-        soup._top_trailer = _placeholders(
-            trailer, following[len(following) - last :], gone
-        )
-        soup._top_doctype_index = sum(
-            id(node) not in gone for node in preceding[:index]
-        )
-    return len(removed)
-
-
-def _placeholders(entries: list[Any], nodes: list[Any], gone: set[int]) -> list[Any]:
-    """A soup's top-level record without the None standing for nodes removed."""
-    out: list[Any] = []
-    it = iter(nodes)
-    for entry in entries:
-        if entry is None and id(next(it, None)) in gone:
-            continue
-        out.append(entry)
-    return out
 
 
 def _clean_attributes(
@@ -629,7 +535,7 @@ def clean(
     try:
         for element in target.elements:
             clean_element(element, compiled.policy)
-            _clean_top_level(html_or_tag, element, compiled)
+            clean_top_level(html_or_tag, element, compiled)
             if base_url is not None:
                 absolutize_element(element, base_url, extra_attrs=extra_attrs)
     except Exception as exc:
@@ -685,7 +591,7 @@ def _clean_string(
     ``<html>``, ``<head>`` and ``<body>`` stay, the comments around it go.
 
     *strip_first*: see `_clean_tree`.  Text next to an element removed
-    that way keeps characters the lxml API refuses, which `_remove` (the
+    that way keeps characters the lxml API refuses, which `remove` (the
     reference) drops when it joins the tail to the text before.  Only the
     XML path can tell (it declines a tree holding control characters;
     U+FFFE/U+FFFF it writes as they are), so a tree it cannot write is
@@ -703,7 +609,7 @@ def _clean_string(
     names = None if base_url is None else link_attribute_names(extra_attrs)
     plain = _clean_tree(el, compiled.policy, names, found, True, strip_first)[1]
     if document:
-        _clean_top_level(text, el, compiled)
+        clean_top_level(text, el, compiled)
     if base_url is not None:
         absolutize_nodes(el, found, base_url, extra_attrs=extra_attrs)
         # Links written after the walk settled the attributes must not be
@@ -764,7 +670,7 @@ def _clean_string_rounds(
         target = _parse(markup, document)
         clean_element(target.element, policy)
         if target.document:
-            _clean_top_level(markup, target.element, compiled)
+            clean_top_level(markup, target.element, compiled)
         return target
 
     target = once(text)
