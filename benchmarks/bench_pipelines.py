@@ -13,6 +13,10 @@ Each real corpus page's HTML goes through:
   ``make_links_absolute``, ``tostring``.
 
 The cleaner objects are built once, outside the timings, as a pipeline does.
+The corpus pages are whole documents: the string paths keep them whole
+(``<html>``, ``<head>``, ``<body>``, the doctype) and drop the comments
+around ``<html>``, as ``clean()`` does for any document; the one-tree path
+works on a fragment soup of the page, as a pipeline does with a field.
 
     python benchmarks/bench_pipelines.py [--rounds 3] [--quick]
 """
