@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import bench_crawl
 import bench_extract
 import bench_first_soup
+import bench_hostile
 import bench_memory
 import bench_mutate
 import bench_navigation
@@ -197,6 +198,16 @@ def targets(
                 "first .soup after .css() < 5% of the parse (median page)",
                 f"{r:.2%} (max {first['max_ratio']:.1%})",
                 r < 0.05,
+            )
+        )
+    for row in (extra or {}).get("hostile", []):
+        beyond = max(row["ours"] - row["floor"], 0.0) / row["bs4"]
+        out.append(
+            (
+                f"hostile: {row['case']}: within 3x bs4 beyond lxml's floor, "
+                "same output",
+                f"{beyond:.2f}x ({row['ours'] / row['bs4']:.2f}x in all)",
+                beyond <= 3 and row["same"],
             )
         )
     if memory:
@@ -391,6 +402,9 @@ def report(
     if extra.get("first_soup"):
         lines += ["", "## First .soup after .css()", ""]
         lines.append(bench_first_soup.report(extra["first_soup"]))
+    if extra.get("hostile"):
+        lines += ["", "## Hostile sizes (benchmarks/bench_hostile.py)", ""]
+        lines.append(bench_hostile.report(extra["hostile"]))
     lines += ["", "## Targets", "", "| target | measured | met |", "|---|---:|:-:|"]
     for label, measured, met in targets(rows, crawl, memory, extra):
         lines.append(f"| {label} | {measured} | {'yes' if met else '**no**'} |")
@@ -455,7 +469,8 @@ def main() -> None:
     parser.add_argument(
         "--skip",
         default="",
-        help="comma list of: timed, crawl, overhead, instructions, first_soup, memory "
+        help="comma list of: timed, crawl, overhead, instructions, first_soup, "
+        "hostile, memory "
         "(instructions runs only where valgrind is installed)",
     )
     parser.add_argument("--out", type=Path, default=HERE / "results")
@@ -490,6 +505,9 @@ def main() -> None:
     if "first_soup" not in skip:
         progress("bench_first_soup")
         extra["first_soup"] = bench_first_soup.run(5, args.quick)
+    if "hostile" not in skip:
+        progress("bench_hostile")
+        extra["hostile"] = bench_hostile.run(args.rounds, args.quick)
     memory: dict[str, Any] = {}
     if "memory" not in skip:
         progress("bench_memory: 100 pages per library")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import warnings
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import IO, TYPE_CHECKING, Any, ClassVar
 
@@ -140,8 +141,10 @@ def _drop_repeated_attributes(root: Any) -> None:
         keys = el.keys()
         if len(keys) == len(set(keys)):
             continue
-        for name in {k for k in keys if keys.count(k) > 1}:
-            while el.keys().count(name) > 1:
+        # Counted once: ``keys.count`` per name was quadratic in a tag's
+        # attributes; each ``del`` removes the first of that name.
+        for name, count in Counter(keys).items():
+            for _ in range(count - 1):
                 del el.attrib[name]
 
 
