@@ -44,6 +44,9 @@ ARTICLE_PAGE = """<!DOCTYPE html>
 </body></html>
 """
 
+#: A Tag whose cleaning FailingCleanSpider makes fail.
+TAG_FAIL = '<p onclick="x()">FAIL <a href="rel.html">a</a></p>'
+
 #: An HTML field given as bytes, in its own declared encoding.
 BYTES_HTML = (
     '<meta charset="windows-1252"><p>Caf\u00e9 <a href="bytes/link.html">l</a>'
@@ -289,8 +292,12 @@ class FailingCleanSpider(SoupItemsSpider):
         pipelines.clean = failing_clean  # type: ignore[attr-defined]
 
     def parse(self, response: Any) -> Iterator[Any]:
+        from scrapy_soup import Soup
+
         for item in super().parse(response):
             item["hostile"] = HOSTILE + "<b>FAIL</b>"
+            # A Tag: processed by the spider middleware, which fails too.
+            item["tag_fail"] = Soup(TAG_FAIL, "fragment").p
             yield item
 
 

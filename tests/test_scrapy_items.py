@@ -18,7 +18,7 @@ from typing import Any
 from xml.etree import ElementTree
 
 import pytest
-from items_spiders import ARTICLE_PAGE, BYTES_HTML, HOSTILE, HTML_FIELDS
+from items_spiders import ARTICLE_PAGE, BYTES_HTML, HOSTILE, HTML_FIELDS, TAG_FAIL
 from scrapy_helpers import (
     ADDON_SETTINGS,
     PNG_BYTES,
@@ -211,9 +211,14 @@ def test_a_failure_is_exported_escaped_logged_once_and_counted(
         assert "<" not in item["hostile"]
         text = BeautifulSoup(item["hostile"], "html.parser").get_text()
         assert text == HOSTILE + "<b>FAIL</b>"
+        # The same for a Tag, which the spider middleware processes: str(tag)
+        # as bs4 writes it, escaped.
+        tag_text = BeautifulSoup(item["tag_fail"], "html.parser").get_text()
+        assert "<" not in item["tag_fail"]
+        assert tag_text == str(BeautifulSoup(TAG_FAIL, "html.parser").p)
         # The other fields were cleaned as usual.
         assert item["tag"] == expected_html(bs4_values()["tag"], item["url"])
-    assert result.stats["soup/fields_failed"] == len(PATHS)
+    assert result.stats["soup/fields_failed"] == 2 * len(PATHS)
     warnings = [
         line
         for line in result.log.splitlines()
@@ -221,6 +226,7 @@ def test_a_failure_is_exported_escaped_logged_once_and_counted(
     ]
     assert len(warnings) == len(PATHS)
     assert sum("WARNING" in line for line in warnings) == 1
+    assert "could not process field tag_fail" in result.log
     assert "exported instead: its text, escaped" in result.log
 
 
@@ -233,6 +239,8 @@ def test_drop_failed_items(server: PageServer, tmp_path: Path) -> None:
     )
     assert result.items == []
     assert result.stats["item_dropped_count"] == len(PATHS)
+    # The Tag failed in the spider middleware: the first pipeline drops the
+    # item before it meets the other field.
     assert result.stats["soup/fields_failed"] == len(PATHS)
     assert "the item is dropped (SOUP_DROP_FAILED_ITEMS)" in result.log
     assert result.origins_left == 0

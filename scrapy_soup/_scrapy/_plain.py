@@ -22,7 +22,7 @@ allocated for them. This module never imports Scrapy (itemadapter only).
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
@@ -36,6 +36,7 @@ __all__ = [
     "FieldFailures",
     "FieldPath",
     "Markup",
+    "TagProcessor",
     "convert_item",
     "escape_text",
     "format_path",
@@ -166,23 +167,33 @@ class Markup:
     ``fragment`` is a working copy (a fragment soup nobody else holds) whose
     serialization is ``text``, or None when there is none and ``text`` must
     be parsed; ``doc`` is the soup document the value came from (its base
-    URL wins over the page's), or None.
+    URL wins over the page's), or None. ``done``: ``text`` is already what
+    the pipelines would make of it (the spider middleware ran them).
     """
 
-    __slots__ = ("doc", "fragment", "text")
+    __slots__ = ("doc", "done", "fragment", "text")
 
-    def __init__(self, text: str | None, fragment: Soup | None, doc: Any) -> None:
+    def __init__(
+        self, text: str | None, fragment: Soup | None, doc: Any, done: bool = False
+    ) -> None:
         self.text = text
         self.fragment = fragment
         self.doc = doc
+        self.done = done
+
+
+#: Processes a Tag's working copy as the pipelines would: (copy, the Tag, its
+#: path) -> the value's final ``str``. Handles its own failures.
+TagProcessor = Callable[[Any, Any, FieldPath], str]
 
 
 class Converted:
     """What converting one item found: markup and the values that failed."""
 
-    __slots__ = ("failed", "markup")
+    __slots__ = ("failed", "markup", "process")
 
-    def __init__(self) -> None:
+    def __init__(self, process: TagProcessor | None = None) -> None:
+        self.process = process
         #: path -> the markup found there
         self.markup: dict[FieldPath, Markup] = {}
         #: (path, exception) of each value that could not be converted
@@ -226,7 +237,7 @@ def _holds_soup(value: Any, depth: int) -> bool:
     return False
 
 
-def _tag_markup(tag: Any) -> tuple[str, Soup | None]:
+def _tag_markup(tag: Any, serialize: bool = True) -> tuple[str | None, Soup | None]:
     """``str(tag)``, and a working copy of the tag when it is cheaper that way.
 
     For a Tag of an HTML page the tag is copied (in C) into a fragment soup
@@ -234,7 +245,8 @@ def _tag_markup(tag: Any) -> tuple[str, Soup | None]:
     equal to ``str()``, ~2x faster); the pipelines then work on the copy
     instead of parsing the string again. Whole documents, XML, tags inside
     ``<pre>``/``<textarea>`` (whose whitespace bs4 keeps) and documents
-    edited with verbatim whitespace take ``str()``.
+    edited with verbatim whitespace take ``str()``. Without ``serialize``,
+    a copy is not serialized (None): the caller processes it first.
     """
     from scrapy_soup._scrapy._bridge import fragment_html, fragment_of_tag
 
@@ -250,7 +262,7 @@ def _tag_markup(tag: Any) -> tuple[str, Soup | None]:
     ):
         return str(tag), None
     fragment = fragment_of_tag(tag)
-    return fragment_html(fragment), fragment
+    return (fragment_html(fragment) if serialize else None), fragment
 
 
 def _convert(
@@ -262,8 +274,15 @@ def _convert(
             raise _TooDeep(f"nested more than {MAX_DEPTH} levels deep")
         types = _Types
         if isinstance(value, types.tag):
-            text, fragment = _tag_markup(value)
-            out.markup[path] = Markup(text, fragment, value._doc)
+            process = out.process
+            text, fragment = _tag_markup(value, serialize=process is None)
+            if text is None:
+                assert process is not None and fragment is not None
+                # Made absolute and clean here, serialized once.
+                text = process(fragment, value, path)
+                out.markup[path] = Markup(text, None, value._doc, done=True)
+            else:
+                out.markup[path] = Markup(text, fragment, value._doc)
             return text
         if isinstance(value, types.string):
             text = str.__str__(value)
@@ -323,12 +342,16 @@ def _convert_container(
     return value
 
 
-def convert_item(item: Any, html_names: tuple[str, ...]) -> Converted | None:
+def convert_item(
+    item: Any, html_names: tuple[str, ...], process: TagProcessor | None = None
+) -> Converted | None:
     """Replace every soup object in ``item`` (in place); None if it held none.
 
     ``html_names`` are the item's HTML fields: a string in one of them is
     escaped. A value that cannot be converted is replaced by None and
-    reported in :attr:`Converted.failed`; the item always goes on.
+    reported in :attr:`Converted.failed`; the item always goes on. With
+    ``process``, a Tag's copy is processed by it instead of serialized as it
+    is (the spider middleware runs the pipelines' work there).
     """
     _Types.load()
     fields: Any = item if type(item) is dict else ItemAdapter(item)
@@ -337,7 +360,7 @@ def convert_item(item: Any, html_names: tuple[str, ...]) -> Converted | None:
         if type(value) in _SCALARS or not _holds_soup(value, 0):
             continue
         if out is None:
-            out = Converted()
+            out = Converted(process)
         new = _convert(value, (name,), name in html_names, out, 0)
         try:
             set_field(item, name, new)

@@ -17,7 +17,15 @@ from scrapy.utils.response import get_base_url
 
 from scrapy_soup._scrapy._config import Config
 from scrapy_soup._scrapy._origins import ItemOrigins, Origin
-from scrapy_soup._scrapy._plain import FieldFailures, convert_item, html_field_names
+from scrapy_soup._scrapy._plain import (
+    FieldFailures,
+    FieldPath,
+    Markup,
+    convert_item,
+    escape_text,
+    html_field_names,
+)
+from scrapy_soup._scrapy.pipelines import early_stages
 from scrapy_soup._scrapy.responses import (
     SoupHtmlResponse,
     SoupXmlResponse,
@@ -222,15 +230,23 @@ class SoupSpiderMiddleware(BaseSpiderMiddleware):
         # item class -> names of its HTML fields (settings + field metadata)
         self._marked: dict[type, tuple[str, ...]] = {}
         self._failures = FieldFailures(crawler.stats, type(self).__name__)
+        self._stats = crawler.stats
+        # The scrapy_soup pipelines whose work on a Tag's copy is done here.
+        self._stages = early_stages(crawler)
         install_tag_follow()
 
     def get_processed_item(self, item: Any, response: Response | None) -> Any:
         # A dict is the usual item; is_item() asks every adapter class.
         if not (type(item) is dict or ItemAdapter.is_item(item)):
             return item
+        origin = None if response is None else self._origin_of(response)
+        failed: list[FieldPath] = []
         try:
             names = html_field_names(item, self._config.html_fields, self._marked)
-            converted = convert_item(item, names)
+            process = None
+            if self._stages:
+                process = functools.partial(self._process_tag, origin, failed)
+            converted = convert_item(item, names, process)
         except Exception:
             # Not expected (each value's failure is caught where it happens);
             # the pipelines convert the item again.
@@ -241,11 +257,17 @@ class SoupSpiderMiddleware(BaseSpiderMiddleware):
             for path, exc in converted.failed:
                 self._failures.report(path, exc, "None")
             markup = converted.markup or None
-        if response is None:
-            # A start item: no page, but its markup is known.
-            if markup is not None:
-                self._origins.record(item, None, markup)
-            return item
+            if failed and markup is not None:
+                # The first pipeline drops the item with SOUP_DROP_FAILED_ITEMS.
+                markup[()] = Markup(None, None, None)
+        if origin is not None or markup is not None:
+            # A start item has no page, but its markup is known.
+            self._origins.record(item, origin, markup)
+        if origin is not None and self._config.url_field is not None:
+            self._set_url_field(item, origin)
+        return item
+
+    def _origin_of(self, response: Response) -> Origin:
         origin = self._by_response.get(response)
         if origin is None:
             try:
@@ -258,10 +280,41 @@ class SoupSpiderMiddleware(BaseSpiderMiddleware):
                 )
                 origin = Origin(response.url, response.url)
             self._by_response[response] = origin
-        self._origins.record(item, origin, markup)
-        if self._config.url_field is not None:
-            self._set_url_field(item, origin)
-        return item
+        return origin
+
+    def _process_tag(
+        self,
+        origin: Origin | None,
+        failed: list[FieldPath],
+        fragment: Soup,
+        tag: Any,
+        path: FieldPath,
+    ) -> str:
+        """Do the pipelines' work on a Tag's copy; return the value's final str.
+
+        What the pipelines would do with the value (see ``early_stages``),
+        with the same stats and the same fail-closed rule: a copy that
+        cannot be processed gives the Tag's text, escaped.
+        """
+        doc = tag._doc
+        base_url = getattr(doc, "base_url", None) or (
+            origin.base_url if origin is not None else None
+        )
+        stages = self._stages
+        stage = stages[0]
+        try:
+            for stage in stages:
+                for key, count in stage.transform(fragment, base_url).items():
+                    if count and self._stats is not None:
+                        self._stats.inc_value(key, count)
+            return stages[-1].finish(fragment)
+        except Exception as exc:
+            failed.append(path)
+            stage._failures.report(path, exc, stage._instead)
+            try:
+                return escape_text(str(tag))
+            except Exception:
+                return ""
 
     def _set_url_field(self, item: Any, origin: Origin) -> None:
         name = self._config.url_field

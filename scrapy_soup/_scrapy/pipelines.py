@@ -98,6 +98,45 @@ class _ItemWork:
         self.failed = False
 
 
+def _pipeline_classes(crawler: Crawler) -> list[Any]:
+    """The classes of ``ITEM_PIPELINES`` in the order they run (None if broken)."""
+    paths = build_component_list(crawler.settings.getwithbase("ITEM_PIPELINES"))
+    classes: list[Any] = []
+    for path in paths:
+        try:
+            classes.append(load_object(path))
+        except (ImportError, NameError, ValueError, AttributeError):
+            classes.append(None)
+    return classes
+
+
+def _is_soup(c: Any) -> bool:
+    return isinstance(c, type) and issubclass(c, _HtmlFieldPipeline)
+
+
+def early_stages(crawler: Crawler) -> list[_HtmlFieldPipeline]:
+    """The scrapy_soup pipelines the spider middleware may run itself, in order.
+
+    A Tag in an item is copied by the spider middleware; serializing the copy
+    there and parsing (or copying) it again in the pipelines would double the
+    work. When nothing but scrapy_soup's own pipelines (and Scrapy's media
+    pipelines, which read URLs, not HTML) runs before the last of them, as
+    with the add-on's orders, the result is the same if the middleware makes
+    the copy absolute and clean itself and serializes it once. Otherwise
+    (a pipeline of yours placed before them) nothing is run early: empty.
+    """
+    from scrapy.pipelines.media import MediaPipeline
+
+    classes = _pipeline_classes(crawler)
+    soup = [i for i, c in enumerate(classes) if _is_soup(c)]
+    if not soup:
+        return []
+    for c in classes[: soup[-1]]:
+        if not (_is_soup(c) or (isinstance(c, type) and issubclass(c, MediaPipeline))):
+            return []
+    return [classes[i].from_crawler(crawler) for i in soup]
+
+
 class _HtmlFieldPipeline:
     """Find the HTML values of each item and run :meth:`transform` on each one."""
 
@@ -128,22 +167,12 @@ class _HtmlFieldPipeline:
         """Tell whether this is the last scrapy_soup pipeline, and whether the
         very next pipeline is one (then a value's tree is handed over and no
         ``str`` written in between, as nothing else can read it)."""
-        paths = build_component_list(crawler.settings.getwithbase("ITEM_PIPELINES"))
-        classes = []
-        for path in paths:
-            try:
-                classes.append(load_object(path))
-            except (ImportError, NameError, ValueError, AttributeError):
-                classes.append(None)
-
-        def is_soup(c: Any) -> bool:
-            return isinstance(c, type) and issubclass(c, _HtmlFieldPipeline)
-
+        classes = _pipeline_classes(crawler)
         mine = [i for i, c in enumerate(classes) if c is type(self)]
         if not mine:  # built by hand, not through ITEM_PIPELINES
             return True, False
         later = classes[mine[-1] + 1 :]
-        return not any(is_soup(c) for c in later), bool(later) and is_soup(later[0])
+        return not any(_is_soup(c) for c in later), bool(later) and _is_soup(later[0])
 
     # -- what the concrete pipelines provide --------------------------------
     def transform(self, fragment: Soup, base_url: str | None) -> dict[str, int]:
@@ -169,11 +198,17 @@ class _HtmlFieldPipeline:
                 markup = {**(markup or {}), **converted.markup}
         fields: Any = item if type(item) is dict else ItemAdapter(item)
         by_field: dict[str, list[FieldPath]] = {}
+        failed_early = False
         for path in markup or ():
-            if path[0] not in html_names:
+            if not path:
+                # The spider middleware could not process a Tag of this item.
+                failed_early = True
+            elif path[0] not in html_names:
                 by_field.setdefault(path[0], []).append(path[1:])
         names = [n for n in html_names if n in fields]
         names.extend(n for n in by_field if n not in names and n in fields)
+        if failed_early and self._config.drop_failed_items:
+            raise DropItem(f"{type(self).__name__}: could not process fields")
         if not names:
             return item
         work = _ItemWork(self._base_url_of(item, fields), markup)
@@ -194,7 +229,9 @@ class _HtmlFieldPipeline:
             handed = work.new_markup
             for path, recorded in work.markup.items():
                 if path not in handed:
-                    handed[path] = Markup(None, None, recorded.doc)
+                    handed[path] = (
+                        recorded if recorded.done else Markup(None, None, recorded.doc)
+                    )
             self._origins.set_markup(item, handed)
         logger.debug(
             "%s: fields %s, base URL %s, %s",
@@ -320,6 +357,10 @@ class _HtmlFieldPipeline:
         recorded = work.markup.get(path)
         base_url = work.base_url
         fragment: Soup | None = None
+        if recorded is not None and recorded.text is text and recorded.done:
+            # Made absolute and clean by the spider middleware already.
+            work.new_markup[path] = recorded
+            return text
         if recorded is not None and recorded.text is text:
             fragment = recorded.fragment
             own_base = getattr(recorded.doc, "base_url", None)
