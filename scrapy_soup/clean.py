@@ -535,7 +535,9 @@ def clean(
     try:
         for element in target.elements:
             clean_element(element, compiled.policy)
-            clean_top_level(html_or_tag, element, compiled)
+            if element is target.element:
+                # The top level is one for all the root elements.
+                clean_top_level(html_or_tag, element, compiled)
             if base_url is not None:
                 absolutize_element(element, base_url, extra_attrs=extra_attrs)
     except Exception as exc:
