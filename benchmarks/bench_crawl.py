@@ -27,6 +27,8 @@ window).
     python benchmarks/bench_crawl.py --overhead 12 --pages 600
     python benchmarks/bench_crawl.py --instructions --pages 400
     python benchmarks/bench_crawl.py --crawl parsel-addon --pages 600 --profile with.prof
+    python benchmarks/bench_crawl.py --crawl soup-html --pages 600
+    python benchmarks/bench_crawl.py --convert
 """
 
 from __future__ import annotations
@@ -55,12 +57,15 @@ SPIDERS = {
     "parsel": "parsel selectors",
     "bs4 (lxml)": 'BeautifulSoup(response.text, "lxml")',
     "parsel + Addon": "parsel selectors, add-on on, .soup untouched",
+    "scrapy_soup + HTML field": "response.soup, the item also holds the page's "
+    "main content as a Tag (made absolute and clean by the add-on's pipelines)",
 }
 KINDS = {
     "scrapy_soup": "soup",
     "parsel": "parsel",
     "bs4 (lxml)": "bs4",
     "parsel + Addon": "parsel-addon",
+    "scrapy_soup + HTML field": "soup-html",
 }
 
 
@@ -172,7 +177,7 @@ def crawl(
     from bench_extract import extract_parsel, extract_soup
     from scrapy.crawler import CrawlerProcess
 
-    addon = kind in ("soup", "parsel-addon")
+    addon = kind in ("soup", "parsel-addon", "soup-html")
     spent = instrument_addon() if addon and hooks else {}
     collections = gc_meter()
     profiler = cProfile.Profile() if profile else None
@@ -220,6 +225,13 @@ def crawl(
                 mark("start")
             if kind == "soup":
                 yield extract_soup(response.soup)
+            elif kind == "soup-html":
+                soup = response.soup
+                item = extract_soup(soup)
+                # One HTML field, as a spider that keeps an article's body
+                # writes it: the Tag itself, put straight into the item.
+                item["content"] = soup.find("article") or soup.find("main") or soup.body
+                yield item
             elif kind == "bs4":
                 yield extract_soup(bs4.BeautifulSoup(response.text, "lxml"))
             else:
@@ -559,6 +571,62 @@ def measure_instructions(
     return result
 
 
+def measure_conversion(repeat: int = 5) -> dict[str, float]:
+    """Microseconds per item of ``convert_item`` (the spider middleware's
+    conversion to plain data), on items built from every corpus page.
+
+    - ``plain``: the extraction's item, no soup object (the fast path: looked
+      at, nothing copied);
+    - ``small soup objects``: the same item plus ``tag.attrs``, a class list,
+      a string and a ``ResultSet`` of the page's first ten links;
+    - ``one Tag``: the extraction's item plus the page's main content as a
+      Tag (copied and serialized: what the middleware does when no
+      scrapy_soup pipeline is enabled; with them, the copy is processed
+      instead and serialized once, see the crawl figures).
+    """
+    from _corpus import real_pages
+    from bench_extract import extract_soup
+
+    from scrapy_soup import Soup
+    from scrapy_soup._scrapy._plain import convert_item
+
+    soups = [Soup(text) for _name, text in real_pages()]
+    bases = [extract_soup(soup) for soup in soups]
+
+    def small(soup: Any, base: dict[str, Any]) -> dict[str, Any]:
+        a = soup.find("a", href=True) or soup.body or soup
+        return {
+            **base,
+            "attrs": a.attrs,
+            "classes": (soup.find(class_=True) or a).get("class"),
+            "string": soup.title.string if soup.title else None,
+            "links": soup.find_all("a", limit=10),
+        }
+
+    def one_tag(soup: Any, base: dict[str, Any]) -> dict[str, Any]:
+        content = soup.find("article") or soup.find("main") or soup.body
+        return {**base, "content": content}
+
+    def plain(soup: Any, base: dict[str, Any]) -> dict[str, Any]:
+        return dict(base)
+
+    out: dict[str, float] = {}
+    for label, build in (
+        ("plain", plain),
+        ("small soup objects", small),
+        ("one Tag", one_tag),
+    ):
+        best = float("inf")
+        for _ in range(repeat):
+            items = [build(soup, base) for soup, base in zip(soups, bases, strict=True)]
+            start = time.perf_counter()
+            for item in items:
+                convert_item(item, ())
+            best = min(best, time.perf_counter() - start)
+        out[label] = best / len(items) * 1e6
+    return out
+
+
 def run_all(
     pages: int,
     concurrency: int,
@@ -609,6 +677,11 @@ def main() -> None:
         help="issue 6: instructions per page with/without the add-on (valgrind)",
     )
     parser.add_argument(
+        "--convert",
+        action="store_true",
+        help="microseconds per item of the spider middleware's conversion",
+    )
+    parser.add_argument(
         "--no-hooks",
         action="store_true",
         help="with --crawl: do not time the add-on's hooks one by one",
@@ -636,6 +709,9 @@ def main() -> None:
                 server.terminate()
                 server.wait()
         print(json.dumps(result))
+    elif args.convert:
+        for label, us in measure_conversion().items():
+            print(f"convert_item, {label:20} {us:9.1f} us/item")
     elif args.instructions:
         result = measure_instructions(args.pages, args.concurrency, print)
         if args.json:

@@ -1,9 +1,11 @@
 """Items of the bookshop project; ``html=True`` marks the fields holding HTML.
 
-scrapy_soup's pipelines find HTML fields by that metadata: they make every
-link in them absolute (against the page's ``<base href>`` or URL), clean
-their attributes with the spider's policy, and hand the exporter a ``str``,
-even when the spider put a soup ``Tag`` in the field.
+A spider may put a soup ``Tag`` straight into a field: scrapy_soup's spider
+middleware turns it into a ``str`` as the item leaves the callback. Its
+pipelines find HTML fields by that metadata (and by the Tags they held):
+they make every link in them absolute (against the page's ``<base href>``
+or URL) and clean their attributes with the spider's policy, before any
+pipeline of the project's own.
 """
 
 from __future__ import annotations
