@@ -47,7 +47,7 @@ def corpus_server(bodies: list[bytes]) -> http.server.ThreadingHTTPServer:
         body = bodies[index % len(bodies)]
         return Reply(body, headers=[("Content-Type", "text/html; charset=utf-8")])
 
-    return LocalServer(respond).httpd
+    return LocalServer(respond, nodelay=True).httpd
 
 
 def median_time(fn: Callable[[], Any], rounds: int) -> float:

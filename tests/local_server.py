@@ -45,9 +45,10 @@ class LocalServer:
     ``requests`` lists every request target in order, across all the
     processes that fetch from it. ``with LocalServer(...) as server`` serves
     from a background thread; ``serve_forever()`` serves in this one.
+    ``nodelay`` sets TCP_NODELAY on the connections (see the handler).
     """
 
-    def __init__(self, respond: Callable[[str], Reply]) -> None:
+    def __init__(self, respond: Callable[[str], Reply], nodelay: bool = False) -> None:
         self.respond = respond
         self.hits: Counter[str] = Counter()
         self.requests: list[str] = []
@@ -57,8 +58,10 @@ class LocalServer:
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
             # Headers and body go out in separate writes: without TCP_NODELAY,
-            # Nagle + delayed ACK stall every response ~40 ms.
-            disable_nagle_algorithm = True
+            # Nagle + delayed ACK stall every response ~40 ms. The benchmarks
+            # turn it on; the tests keep what their servers always did (the
+            # distributed crawl shares its pages between processes in time).
+            disable_nagle_algorithm = nodelay
 
             def do_GET(self) -> None:
                 with server._lock:
