@@ -165,7 +165,9 @@ def clean_element(
     cleaned as any element's, and if its tag is one removed with its content,
     its content is removed.  Descendants whose tag is not allowed are
     unwrapped, or removed with their content for the tags the policy
-    removes.  Never raises for any tree lxml can hold.
+    removes.  The ``<html>`` at the root of a document keeps its ``<head>``
+    and ``<body>`` (the comments around it are `clean`'s business).  Never
+    raises for any tree lxml can hold.
     """
     return _clean_tree(el, policy, None, [])[0]
 
@@ -507,6 +509,16 @@ def clean(
     soup `Tag`/`Soup` or an lxml element is cleaned in place and returned.
     *policy* is a `CleanPolicy` or a preset name (``"safe"``, ``"strict"``,
     ``"epub"``).  See `clean_element`.
+
+    A whole document (a string starting with a doctype or ``<html>``, a
+    document soup, a root ``<html>`` element) stays one: ``<html>``,
+    ``<head>`` and ``<body>`` keep the attributes the policy keeps, and the
+    comments and processing instructions around ``<html>`` go too.
+
+    It fails closed: if it cannot finish it raises `CleanError` (the cause
+    chained) and returns nothing; a tree cleaned in place may then be
+    partly cleaned.  An unknown preset or a relative *base_url* raises
+    ValueError, an object of another kind TypeError.
 
     With *base_url*, links are also made absolute, in the same pass: the
     result is ``absolutize_links(clean(x, policy), base_url,
