@@ -298,6 +298,17 @@ def test_a_document_root_element_loses_its_top_level_comments() -> None:
     assert [child.tag for child in root] == ["head", "body"]
 
 
+def test_an_xml_soup_loses_its_top_level_processing_instructions() -> None:
+    soup = Soup(
+        '<?xml version="1.0"?><?xml-stylesheet href="javascript:alert(1)"?>'
+        "<!--c--><root><p>x</p></root><!--d-->",
+        "xml",
+    )
+    clean(soup)
+    assert [str(c) for c in soup.contents] == ["<root><p>x</p></root>"]
+    assert "stylesheet" not in str(soup)
+
+
 def test_comments_kept_by_a_policy_stay_at_the_top_level_when_harmless() -> None:
     policy = CleanPolicy(keep_comments=True)
     soup = Soup("<!-- license --><!--[if IE]>x<![endif]--><html><body>x</body></html>")
