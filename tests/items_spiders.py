@@ -336,3 +336,30 @@ class FollowTagsSpider(scrapy.Spider):
 
     def parse_linked(self, response: Any) -> Iterator[Any]:
         yield {"url": response.url, "type": type(response).__name__}
+
+
+class BadTagSpider(scrapy.Spider):
+    """Items holding Tags whose conversion fails (injected for "BAD" tags)."""
+
+    name = "bad_tags"
+
+    def __init__(self, urls: str = "", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.start_urls = urls.split()
+        from scrapy_soup._scrapy import _plain
+
+        original = _plain.__dict__["_tag_markup"]
+
+        def failing(tag: Any, serialize: bool = True) -> Any:
+            if "BAD" in tag.get_text():
+                raise RuntimeError("injected conversion failure")
+            return original(tag, serialize)
+
+        _plain._tag_markup = failing
+
+    def parse(self, response: Any) -> Iterator[Any]:
+        from scrapy_soup import Soup
+
+        bad = Soup("<p>BAD</p>", "fragment").p
+        good = response.soup.find("a")
+        yield {"url": response.url, "tags": [good, bad], "nested": {"x": bad}}

@@ -264,8 +264,8 @@ def test_follow_tags_on_another_plugins_text_response(
         urls=start,
     )
     page = BeautifulSoup(ARTICLE_PAGE, "lxml")
-    expected = {urljoin(start, a["href"]) for a in page.select("a")}
-    expected |= {urljoin(start, img["src"]) for img in page.select("img")}
+    expected = {urljoin(start, str(a["href"])) for a in page.select("a")}
+    expected |= {urljoin(start, str(img["src"])) for img in page.select("img")}
     visited = {item["url"] for item in result.items}
     assert visited == {start} | expected
     # The middleware left the other plugin's class alone (the image is not
@@ -273,3 +273,31 @@ def test_follow_tags_on_another_plugins_text_response(
     types = {item["url"]: item["type"] for item in result.items}
     assert types.pop(urljoin(start, "img/cover.png")) == "Response"
     assert set(types.values()) == {"PluginTextResponse"}
+
+
+def test_a_value_that_cannot_be_converted_becomes_none(
+    server: PageServer, tmp_path: Path
+) -> None:
+    result = run_crawl(
+        tmp_path,
+        "items_spiders:BadTagSpider",
+        ADDON_SETTINGS,
+        urls=" ".join(server.url(p) for p in PATHS),
+    )
+    # Every item reached the feed, the failed values replaced by None.
+    assert len(result.items) == len(PATHS)
+    for item in result.items:
+        assert item["tags"][1] is None
+        assert item["nested"] == {"x": None}
+        assert item["tags"][0] == expected_html(bs4_values()["a"], item["url"])
+    assert result.stats["soup/fields_failed"] == 2 * len(PATHS)
+    warnings = [
+        line
+        for line in result.log.splitlines()
+        if "WARNING" in line and "could not process field" in line
+    ]
+    # Once per field, with the value's path and what was exported instead.
+    assert len(warnings) == 2
+    assert "field tags[1] (RuntimeError: injected conversion failure)" in warnings[0]
+    assert "field nested.x" in warnings[1]
+    assert all("exported instead: None" in line for line in warnings)
