@@ -36,7 +36,16 @@ def _everything(soup: Soup) -> None:
 
 
 # -- size and shape ----------------------------------------------------------------
-@pytest.mark.parametrize("mode", MODES)
+# Fragment and XML take ~45 s each (the rebuild from parser events): the slow
+# pass of .ci/run (pytest -m slow), not the README's default run.
+@pytest.mark.parametrize(
+    "mode",
+    [
+        "html",
+        pytest.param("fragment", marks=pytest.mark.slow),
+        pytest.param("xml", marks=pytest.mark.slow),
+    ],
+)
 def test_100_000_deep_nesting(mode: str) -> None:
     text = "<div>" * 100_000 + "deep" + "</div>" * 100_000 + "<p>after</p>"
     # Past libxml2's tree depth (2,048) the tree is rebuilt from the
@@ -52,6 +61,7 @@ def test_100_000_deep_nesting(mode: str) -> None:
     assert str(soup).count("<div") == len(divs)
 
 
+@pytest.mark.slow  # ~45 s
 def test_100_000_deep_tree_built_with_lxml() -> None:
     # Only a few wrappers: lxml frees each element proxy in O(depth) (it looks
     # for the top of the subtree that can be freed), so holding 100,000 of

@@ -123,6 +123,7 @@ def test_3000_deep_prettify_equals_bs4() -> None:
     assert ours.prettify() == theirs.prettify()
 
 
+@pytest.mark.slow  # ~30 s: the slow pass of .ci/run, not the default run
 def test_100k_nested_divs_as_text_parse() -> None:
     soup = Soup("<div>" * 100_000 + "x")
     assert isinstance(str(soup), str)
