@@ -166,12 +166,11 @@ def parse_fragment(text: str) -> Target:
     return Target(body if body is not None else root, text)
 
 
-#: A whole document: a doctype or an <html> start tag first, after
-#: whitespace, a byte order mark, comments and processing instructions.
-_DOCUMENT_START = re.compile(
-    r"(?:[\s\ufeff]+|<!--.*?-->|<\?[^>]*>)*<(?:!doctype|html)[\s/>]",
-    re.IGNORECASE | re.DOTALL,
-)
+#: What may come before a document's doctype or <html>: whitespace and a
+#: byte order mark (comments and processing instructions are skipped by hand:
+#: a regex with nested repetition backtracks exponentially on hostile input).
+_LEADING_SPACE = re.compile(r"[\s\ufeff]*")
+_DOCUMENT_TAG = re.compile(r"<(?:!doctype|html)[\s/>]", re.IGNORECASE)
 #: Where `is_document` looks (leading comments longer than this: a fragment).
 _DOCUMENT_PREFIX = 1 << 16
 
@@ -179,15 +178,30 @@ _DOCUMENT_PREFIX = 1 << 16
 def is_document(text: str) -> bool:
     """Whether *text* is a whole HTML document rather than a fragment.
 
+    It is if a doctype or an ``<html>`` start tag comes first, after
+    whitespace, comments and processing instructions.  Linear in the text.
+
     >>> is_document("<!-- page --><!DOCTYPE html><title>x</title>")
     True
     >>> is_document("<p>x</p><html>")
     False
     """
-    head = text[:_DOCUMENT_PREFIX]
-    if "<" not in head[:1] and not head[:1].isspace() and head[:1] != "\ufeff":
-        return False
-    return _DOCUMENT_START.match(head) is not None
+    end = min(len(text), _DOCUMENT_PREFIX)
+    pos = 0
+    while True:
+        pos = _LEADING_SPACE.match(text, pos, end).end()  # type: ignore[union-attr]
+        if text.startswith("<!--", pos, end):
+            close = text.find("-->", pos + 2, end)
+            if close == -1:
+                return False
+            pos = close + 3
+        elif text.startswith("<?", pos, end):
+            close = text.find(">", pos, end)
+            if close == -1:
+                return False
+            pos = close + 1
+        else:
+            return _DOCUMENT_TAG.match(text, pos, min(end, pos + 10)) is not None
 
 
 def parse_document(text: str) -> Target | None:

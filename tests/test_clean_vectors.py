@@ -18,6 +18,7 @@ from clean_oracle import assert_inert, find_active
 from lxml import etree
 
 from scrapy_soup import Soup, absolutize_links
+from scrapy_soup._links_markup import is_document
 from scrapy_soup.clean import (
     POLICIES,
     AttributeMap,
@@ -314,6 +315,22 @@ def test_comments_kept_by_a_policy_stay_at_the_top_level_when_harmless() -> None
     soup = Soup("<!-- license --><!--[if IE]>x<![endif]--><html><body>x</body></html>")
     clean(soup, policy)
     assert [str(c) for c in soup.contents[:-1]] == [" license "]
+
+
+HOSTILE_PREFIXES = {
+    "spaces": " " * 100_000,
+    "comments": "<!---->" * 20_000,
+    "instructions": "<?a>" * 20_000,
+    "marks": "\ufeff\n" * 50_000,
+}
+
+
+@pytest.mark.parametrize("kind", sorted(HOSTILE_PREFIXES))
+def test_hostile_prefixes_are_no_document(kind: str) -> None:
+    # A regex with nested repetition here once backtracked exponentially.
+    prefix = HOSTILE_PREFIXES[kind]
+    assert not is_document(prefix + "x")
+    assert is_document(prefix[:7000] + "<!DOCTYPE html>")
 
 
 def test_a_doctype_that_would_end_early_loses_its_identifiers() -> None:
