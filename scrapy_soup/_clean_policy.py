@@ -17,6 +17,7 @@ import dataclasses
 import html
 import json
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -736,7 +737,8 @@ def odd_attribute_names(node: Any, names: list[Any]) -> set[Any]:
         namespaced = namespaced_names(node)
         odd.update(name for name in names if name[:1] == "{" and name not in namespaced)
         if len(set(names)) != len(names):
-            odd.update(name for name in names if names.count(name) > 1)
+            counts = Counter(names)
+            odd.update(name for name, count in counts.items() if count > 1)
     return odd
 
 
