@@ -353,14 +353,20 @@ def convert_item(
     ``process``, a Tag's copy is processed by it instead of serialized as it
     is (the spider middleware runs the pipelines' work there).
     """
-    _Types.load()
+    if not _Types.loaded:
+        _Types.load()
     fields: Any = item if type(item) is dict else ItemAdapter(item)
-    out: Converted | None = None
-    for name, value in list(fields.items()):
-        if type(value) in _SCALARS or not _holds_soup(value, 0):
-            continue
-        if out is None:
-            out = Converted(process)
+    # Every item passes here, most without a soup object: look first, in
+    # one comprehension, and allocate nothing more for those.
+    todo = [
+        (name, value)
+        for name, value in fields.items()
+        if type(value) not in _SCALARS and _holds_soup(value, 0)
+    ]
+    if not todo:
+        return None
+    out = Converted(process)
+    for name, value in todo:
         new = _convert(value, (name,), name in html_names, out, 0)
         try:
             set_field(item, name, new)
