@@ -289,13 +289,32 @@ def test_a_deep_tree_adopted_from_a_selector_says_it_is_truncated() -> None:
     assert not Soup(Selector(text="<p>x</p>")).truncated
 
 
-def test_deep_html_with_names_lxml_cannot_hold_says_what_it_left_out() -> None:
+def test_deep_html_keeps_names_lxml_cannot_make() -> None:
     # The rebuild uses lxml's API, which refuses some names the HTML parser
-    # accepts: what it cannot hold is said, never dropped silently.
+    # accepts: those elements are made by the HTML parser itself.
+    levels = 3_000
+    markup = (
+        '<p xml:lang="en" {{lazy}} a="1">x</p>'
+        + "<div xml:lang='fr' class=c>" * levels
+        + "deep"
+        + "</div>" * levels
+    )
+    soup, theirs = Soup(markup), bs4.BeautifulSoup(markup, "lxml")
+    assert not soup.truncated
+    assert soup.get_text() == theirs.get_text() == "xdeep"
+    deepest = soup.find_all("div")[-1]
+    assert deepest.attrs == theirs.find_all("div")[-1].attrs
+    assert deepest["xml:lang"] == "fr"
+    assert soup.p is not None and soup.p.get("{{lazy}}") == ""
+
+
+def test_trees_from_a_parser_without_huge_tree_say_they_stop_at_256() -> None:
     from scrapy_soup import TruncatedDocumentWarning
 
-    markup = '<p xml:lang="en">x</p>' + "<div>" * 3_000 + "deep" + "</div>" * 3_000
-    with pytest.warns(TruncatedDocumentWarning, match="'xml:lang'"):
-        soup = Soup(markup)
-    assert soup.truncated
-    assert soup.get_text() == "xdeep"
+    capped = etree.HTML("<div>" * 300 + "deep" + "</div>" * 300 + "<p>after</p>")
+    soup = Soup(capped)
+    with pytest.warns(TruncatedDocumentWarning, match="256 without huge_tree"):
+        assert soup.truncated
+    # A tree exactly that deep with its content is whole.
+    whole = etree.HTML("<div>" * 254 + "deep" + "</div>" * 254)
+    assert not Soup(whole).truncated

@@ -23,28 +23,62 @@ from typing import Any
 
 from lxml import etree
 
-#: The depth at which libxml2 stops (``huge_tree``, as every parser here).
+#: The depths at which libxml2 stops: with ``huge_tree`` (every parser here,
+#: and parsel's) and without (``etree.HTML()``'s default parser).
 MAX_DEPTH = 2048
+DEFAULT_MAX_DEPTH = 256
 
 
-def depth_capped(root: Any, limit: int = MAX_DEPTH) -> bool:
-    """Whether the last-child chain from ``root`` is ``limit`` elements long."""
+def depth_capped(root: Any) -> bool:
+    """Whether the parse that built ``root`` stopped at a depth limit.
+
+    It stops right after opening the element at the limit: the chain of last
+    children is exactly that long, and its last element has no text and
+    nothing after it.  A chain longer than the limit was not built by the
+    parser.
+    """
     el = root
-    for _ in range(limit - 1):
+    depth = 1
+    while depth <= MAX_DEPTH:
         try:
             el = el[-1]
         except IndexError:
-            return False
-    return True
+            break
+        depth += 1
+    if depth not in (MAX_DEPTH, DEFAULT_MAX_DEPTH):
+        return False
+    return el.text is None and el.tail is None
+
+
+def _parsed_element(tag: str, attrib: Any) -> Any:
+    """The element the HTML parser makes of ``<tag attrib...>`` (None: not the same)."""
+    attributes = "".join(
+        f' {key}="{value.replace("&", "&amp;").replace(chr(34), "&quot;")}"'
+        for key, value in attrib.items()
+    )
+    parser = etree.HTMLParser(recover=True, no_network=True, default_doctype=False)
+    try:
+        root = etree.fromstring(f"<{tag}{attributes}>", parser)
+    except (etree.XMLSyntaxError, ValueError):
+        return None
+    wanted = list(attrib.items())
+    for el in root.iter(tag) if root is not None else ():
+        # Names read without lxml's look-up by name, which refuses some.
+        if el is not root and list(zip(el.keys(), _VALUES(el), strict=False)) == wanted:
+            return el
+    return None
+
+
+_VALUES = etree.XPath("@*", smart_strings=False)
 
 
 class _Builder:
     """A parser target building the elements of one document with lxml's API.
 
     Element and attribute names that lxml's API refuses (the HTML parser
-    accepts almost any) cannot be made this way: such an element is left out
-    with its content kept in its place, such an attribute left out, and
-    both are counted in `dropped`.
+    accepts almost any: ``xml:lang``) are made by the HTML parser itself,
+    from the start tag written out; what even that cannot give back is left
+    out (an element's content kept in its place) and listed in `dropped`.
     """
 
     def __init__(self) -> None:
@@ -71,22 +105,29 @@ class _Builder:
 
     def start(self, tag: str, attrib: Any, nsmap: Any = None) -> None:
         parent = self.stack[-1] if self.stack else None
+        el: Any = None
         nsmap = nsmap or None  # XML: the declarations made on this element
         try:
             if parent is None:
                 el = etree.Element(tag, nsmap=nsmap)
             else:
                 el = etree.SubElement(parent, tag, nsmap=nsmap)
-        except ValueError:
-            # Its content goes where it stood: the parent is pushed again.
-            self.dropped.append(f"an element named {tag!r}")
-            self.stack.append(parent)
-            return
-        for key, value in attrib.items():
-            try:
+            for key, value in attrib.items():
                 el.set(key, value)
-            except ValueError:
-                self.dropped.append(f"an attribute named {key!r}")
+        except ValueError:
+            made = None if nsmap or parent is None else _parsed_element(tag, attrib)
+            if made is None:
+                # Its content goes where it stood: the parent is pushed again.
+                self.dropped.append(f"the element <{tag}> (or a name on it)")
+                if parent is not None and el is not None:
+                    parent.remove(el)
+                self.stack.append(parent)
+                return
+            assert parent is not None  # made only below a parent
+            if el is not None:
+                parent.remove(el)
+            parent.append(made)
+            el = made
         if self.root is None:
             self.root = el
         self.stack.append(el)
@@ -155,7 +196,7 @@ def rebuild(native_root: Any, chunks: list[bytes], xml: bool) -> list[str]:
         for chunk in chunks:
             parser.feed(chunk)
         root = parser.close()
-    except etree.XMLSyntaxError:
+    except Exception:  # the native tree stays, marked truncated
         root = None
     if root is None or root.tag != native_root.tag:
         return [f"the document is deeper than the parser builds trees ({MAX_DEPTH})"]

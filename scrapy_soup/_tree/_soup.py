@@ -448,7 +448,8 @@ class Soup(Tag):
                 self._truncate(
                     [
                         "the tree stops at the parser's depth limit "
-                        f"({_deep.MAX_DEPTH} levels): what was deeper and after it "
+                        f"({_deep.MAX_DEPTH} levels, {_deep.DEFAULT_MAX_DEPTH} without "
+                        "huge_tree): what was deeper and after it "
                         "is not in it (parse the text with Soup() to keep it)"
                     ],
                     stacklevel=3,
