@@ -157,7 +157,10 @@ def _tree_events(
 ) -> Iterator[tuple[Any, ...]]:
     from ._soup import Soup
 
-    is_xml = doc.is_xml if doc is not None else False
+    # The tree's own mode: bs4 decides how a tag prints (``<tag/>``) when it
+    # builds it, so setting ``soup.is_xml`` later changes only the soup's
+    # declaration and formatter.
+    is_xml = doc is not None and doc._mode == "xml"
     # bs4's ``self_and_descendants`` leaves out a hidden tag (the document
     # node), so the soup itself yields no events.
     if isinstance(node, Soup) and node._el is None:
@@ -425,8 +428,11 @@ def render(
     from ._soup import Soup
 
     doc = node._document()
-    is_xml = doc.is_xml if doc is not None else False
-    fmt = formatter_for_name(formatter, is_xml)
+    is_xml = doc is not None and doc._mode == "xml"
+    # The soup's ``is_xml`` (which a user may set) picks the formatter and the
+    # declaration; the tree's mode, how each tag prints (see `_tree_events`).
+    declares_xml = bool(node.is_xml) if isinstance(node, Soup) else is_xml
+    fmt = formatter_for_name(formatter, declares_xml)
     renderer = _Renderer(fmt, doc, is_xml, eventual_encoding)
     if indent_level is True:
         indent_level = 0
@@ -473,7 +479,7 @@ def render(
             level += 1
         pieces.append(piece)
     out = "".join(pieces)
-    if isinstance(node, Soup) and is_xml:
+    if isinstance(node, Soup) and declares_xml:
         declared = eventual_encoding
         if eventual_encoding in PYTHON_SPECIFIC_ENCODINGS:
             declared = None

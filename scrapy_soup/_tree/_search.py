@@ -32,6 +32,7 @@ from ._strainer import (
     ResultSet,
     SoupStrainer,
 )
+from ._warn import warn_user
 
 if TYPE_CHECKING:
     from ._elements import PageElement
@@ -451,17 +452,15 @@ class SearchMixin:
         """Run one bs4 search (``PageElement._find_all``) from this node in ``direction``."""
         if string is None and "text" in kwargs:
             string = kwargs.pop("text")
-            warnings.warn(
+            warn_user(
                 "The 'text' argument to find()-type methods is deprecated. Use 'string' instead.",
                 DeprecationWarning,
-                stacklevel=3,
             )
         if "_class" in kwargs:
-            warnings.warn(
+            warn_user(
                 AttributeResemblesVariableWarning.MESSAGE
                 % {"original": "_class", "autocorrect": "class_"},
                 AttributeResemblesVariableWarning,
-                stacklevel=3,
             )
         if isinstance(name, ElementFilter):
             matcher: ElementFilter = name

@@ -28,6 +28,7 @@ from ._elements import (
     remember,
     wrap,
 )
+from ._parse_only import strain
 from ._xml_entities import expand_internal_entities, replace_entity_references
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     import parsel
 
     from ._attrs import AttributeValueList, AttrsView
+    from ._strainer import ElementFilter
 
     #: What a soup is built from: text, bytes (the encoding detected as bs4
     #: does), a file, or a tree already parsed (no second parse).
@@ -211,8 +213,11 @@ def _utf8(text: str) -> tuple[str, bytes]:
         return text, text.encode("utf-8")
 
 
-def xml_parser() -> etree.XMLParser:
-    """A safe XML parser: recovering, no network, no external entities."""
+def xml_parser(encoding: str | None = None) -> etree.XMLParser:
+    """A safe XML parser: recovering, no network, no external entities.
+
+    ``encoding`` overrides the document's declaration (text we encoded).
+    """
     # huge_tree lifts libxml2's depth (256) and 10 MB text limits, as bs4's
     # XML builder has them lifted; entities are still never expanded.
     return etree.XMLParser(
@@ -223,6 +228,7 @@ def xml_parser() -> etree.XMLParser:
         load_dtd=False,
         strip_cdata=True,
         remove_blank_text=False,
+        encoding=encoding,
     )
 
 
@@ -291,7 +297,7 @@ class Soup(Tag):
         markup: Markup = "",
         features: str | Sequence[str] | None = None,
         builder: object = None,
-        parse_only: None = None,
+        parse_only: ElementFilter | None = None,
         from_encoding: str | None = None,
         exclude_encodings: Iterable[str] | None = None,
         element_classes: dict[type[PageElement], type[PageElement]] | None = None,
@@ -301,10 +307,11 @@ class Soup(Tag):
     ) -> None:
         if builder is not None and features is None and isinstance(builder, str):
             features = builder
-        if parse_only is not None:
-            raise NotImplementedError(
-                "parse_only is not supported: the soup is a view over the whole "
-                "lxml tree; search it with find_all()/select() instead"
+        if parse_only is not None and parse_only.excludes_everything:
+            warnings.warn(
+                f"The given value for parse_only will exclude everything: {parse_only}",
+                UserWarning,
+                stacklevel=3,  # bs4's (it points at the caller's caller)
             )
         if kwargs:
             raise TypeError(
@@ -336,6 +343,8 @@ class Soup(Tag):
             self._parse(markup, from_encoding)
         else:
             self._adopt(markup)
+        if parse_only is not None:
+            strain(self, parse_only)
 
     # -- building ---------------------------------------------------------------
     def _parse(self, markup: str | bytes, from_encoding: str | None) -> None:
@@ -354,7 +363,10 @@ class Soup(Tag):
             markup = markup[1:]
         markup, data = _utf8(markup)
         if self.is_xml:
-            self._parse_xml_bytes(data, "utf-8")
+            # Text is decoded already: its declaration's encoding (say
+            # euc-jp) no longer applies, as bs4 ignores it for a str.
+            self._parse_xml_bytes(data, "utf-8", forced=True)
+            self.original_encoding = None
             return
         parser = html_parser("utf-8")
         if self._mode == "fragment":
@@ -392,12 +404,14 @@ class Soup(Tag):
             self._truncate(problems)
         return True
 
-    def _parse_xml_bytes(self, data: bytes, encoding: str | None) -> None:
+    def _parse_xml_bytes(
+        self, data: bytes, encoding: str | None, forced: bool = False
+    ) -> None:
         data = _replace_surrogate_references(data)
         problems: list[str] = []
         if b"<!ENTITY" in data:
             data, problems = expand_internal_entities(data, xml_parser())
-        parser = xml_parser()
+        parser = xml_parser(encoding if forced else None)
         root: Any = None
         rebuilt = False
         if data.strip():
@@ -427,6 +441,10 @@ class Soup(Tag):
             f"libxml2 stopped at line {e.line}: {e.message.strip()}" for e in limits
         ]
         self._set_root(root, None, parsed_here=True)
+        if root is None and data.strip():
+            self._top_trailer = self._rootless_nodes(
+                data, xml=True, encoding=encoding if forced else None
+            )
         if problems:
             self._truncate(problems)
 
@@ -480,9 +498,11 @@ class Soup(Tag):
         if isinstance(markup, etree._ElementTree):
             markup = markup.getroot()
         if not isinstance(markup, etree._Element):
+            # bs4's message first (code matches on it), then what else works here.
             raise TypeError(
-                "markup must be str, bytes, a file, an lxml element or tree, or a "
-                f"parsel Selector, not {type(markup).__name__}"
+                f"Incoming markup is of an invalid type: {markup!r}. Markup must "
+                "be a string, a bytestring, or an open filehandle. (An lxml "
+                "element or tree, or a parsel Selector, is wrapped as it is.)"
             )
         self._truncated = None  # known when first read (`truncated`)
         if self._mode == "fragment":
@@ -656,9 +676,21 @@ class Soup(Tag):
             self,
         )
 
-    def _rootless_nodes(self, markup: str) -> list[NavigableString | None]:
-        """The comments and PIs of a document without elements (lxml keeps none)."""
-        from ._elements import Comment, ProcessingInstruction, normalize_text
+    def _rootless_nodes(
+        self, markup: str | bytes, xml: bool = False, encoding: str | None = None
+    ) -> list[NavigableString | None]:
+        """The comments and PIs of a document without elements (lxml keeps none).
+
+        ``xml``, ``encoding``: read as XML, as `_parse_xml_bytes` read it.
+        """
+        from ._elements import (
+            Comment,
+            ProcessingInstruction,
+            XMLProcessingInstruction,
+            normalize_text,
+        )
+
+        pi_class = XMLProcessingInstruction if xml else ProcessingInstruction
 
         found: list[NavigableString | None] = []
         soup = self
@@ -669,9 +701,7 @@ class Soup(Tag):
                 found.append(Comment._synthetic(value, soup))
 
             def pi(self, target: str, data: str | None) -> None:
-                found.append(
-                    ProcessingInstruction._synthetic(f"{target} {data or ''}", soup)
-                )
+                found.append(pi_class._synthetic(f"{target} {data or ''}", soup))
 
             def doctype(self, name: str, pubid: str | None, system: str | None) -> None:
                 soup._top_doctype = Doctype._synthetic(  # type: ignore[assignment]
@@ -682,7 +712,15 @@ class Soup(Tag):
                 return None
 
         target: Any = Collector()
-        parser = etree.HTMLParser(target=target, recover=True)
+        parser: Any = etree.HTMLParser(target=target, recover=True)
+        if xml:
+            parser = etree.XMLParser(
+                target=target,
+                recover=True,
+                resolve_entities=False,
+                no_network=True,
+                encoding=encoding,
+            )
         parser.feed(markup)
         parser.close()
         return found

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from . import _elements
+from ._warn import warn_user
 
 if TYPE_CHECKING:
     from typing import TypeAlias
@@ -62,7 +63,12 @@ class AttributeResemblesVariableWarning(UnusualUsageWarning, SyntaxWarning):
         "for %(autocorrect)r.\n\nIf you meant %(autocorrect)r, change your code "
         "to use it, and this warning will go away.\n\nIf you really did mean to "
         "check the %(original)r attribute, this warning is spurious and can be "
-        "filtered."
+        "filtered. To make it go away, run this code before creating your "
+        "BeautifulSoup object:\n\n"
+        "    from scrapy_soup import AttributeResemblesVariableWarning\n"
+        "    import warnings\n\n"
+        '    warnings.filterwarnings("ignore", '
+        "category=AttributeResemblesVariableWarning)\n"
     )
 
 
@@ -505,6 +511,24 @@ class SoupStrainer(ElementFilter):
         if self.name_rules or self.attribute_rules:
             return False
         return self.matches_any_string_rule(string)
+
+    def search_tag(self, name: str, attrs: Any) -> bool:
+        """Deprecated `allow_tag_creation` without a prefix (bs4 warns too)."""
+        warn_user(
+            "Call to deprecated method search_tag. (Replaced by allow_tag_creation) "
+            "-- Deprecated since version 4.13.0.",
+            DeprecationWarning,
+        )
+        return self.allow_tag_creation(None, name, attrs)
+
+    def search(self, element: PageElement) -> PageElement | None:
+        """Deprecated `match` giving the element or None (bs4 warns too)."""
+        warn_user(
+            "Call to deprecated method search. (Replaced by match) "
+            "-- Deprecated since version 4.13.0.",
+            DeprecationWarning,
+        )
+        return element if self.match(element) else None
 
 
 def matches_string_node(strainer: ElementFilter, string: NavigableString) -> bool:

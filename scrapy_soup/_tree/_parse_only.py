@@ -1,0 +1,71 @@
+"""``parse_only``: bs4's strained parse, emulated after the whole parse."""
+
+from __future__ import annotations
+
+import copy
+from typing import TYPE_CHECKING, Any
+
+from ._elements import Doctype, NavigableString, Tag
+
+if TYPE_CHECKING:
+    from ._soup import Soup
+    from ._strainer import ElementFilter
+
+
+#: bs4's ``BeautifulSoup.ASCII_SPACES``: what makes a string whitespace-only.
+_ASCII_SPACES = "\x20\x0a\x09\x0c\x0d"
+
+
+def strain(soup: Soup, parse_only: ElementFilter) -> None:
+    """Keep only what bs4's builder would have created with ``parse_only``.
+
+    bs4 asks the filter about each tag and string while nothing it allowed
+    is open: an allowed tag is kept with all its contents, a refused tag is
+    left out but its contents are asked about in turn.  The soup is parsed
+    whole here (lxml has no such hook), then holds copies of what was kept,
+    as a fragment holds its nodes; when only strings are kept, as a document
+    without elements holds its strings (and its doctype).  A doctype kept
+    with tags is left out: a fragment holds none.
+    """
+    kept: list[Any] = []
+    pending: list[Any] = list(reversed(soup.contents))
+    while pending:
+        node = pending.pop()
+        if isinstance(node, Tag):
+            el = node._el
+            attrs = dict(el.attrib) if el is not None else {}
+            if parse_only.allow_tag_creation(node.prefix, node.name, attrs):
+                kept.append(copy.copy(node))
+            else:
+                pending.extend(reversed(node.contents))
+        elif isinstance(node, NavigableString):
+            # No tag is open here in bs4's parse (none was created), so not
+            # a ``<pre>`` either: whitespace collapses as outside one.
+            if not node.strip(_ASCII_SPACES) and node:
+                node = type(node)("\n" if "\n" in node else " ")
+            if parse_only.allow_string_creation(node):
+                kept.append(node)
+    is_xml = soup.is_xml
+    encoding = soup.original_encoding
+    declared = soup.declared_html_encoding
+    strings_only = not any(isinstance(node, Tag) for node in kept)
+    mode = soup._mode if strings_only else "fragment"
+    type(soup).__init__(soup, "", mode, base_url=soup._base_url)
+    soup.is_xml = is_xml
+    soup.original_encoding = encoding
+    soup.declared_html_encoding = declared
+    if strings_only:
+        if kept and isinstance(kept[0], Doctype):
+            soup._top_doctype = Doctype._synthetic(str(kept[0]), soup)  # type: ignore[assignment]
+        soup._top_trailer = [
+            type(node)._synthetic(str(node), soup)
+            for node in kept
+            if not isinstance(node, Doctype)
+        ]
+        return
+    for node in kept:
+        if isinstance(node, Doctype):
+            continue
+        if isinstance(node, NavigableString):
+            node = type(node)(str(node))
+        soup.append(node)
