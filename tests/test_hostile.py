@@ -36,16 +36,9 @@ def _everything(soup: Soup) -> None:
 
 
 # -- size and shape ----------------------------------------------------------------
-# Fragment and XML take ~45 s each (the rebuild from parser events): the slow
-# pass of .ci/run (pytest -m slow), not the README's default run.
-@pytest.mark.parametrize(
-    "mode",
-    [
-        "html",
-        pytest.param("fragment", marks=pytest.mark.slow),
-        pytest.param("xml", marks=pytest.mark.slow),
-    ],
-)
+# 2-5 s each: the rebuild from parser events is linear, and the soup frees
+# its wrappers deepest first (Soup.__del__; top-down took ~45 s).
+@pytest.mark.parametrize("mode", MODES)
 def test_100_000_deep_nesting(mode: str) -> None:
     text = "<div>" * 100_000 + "deep" + "</div>" * 100_000 + "<p>after</p>"
     # Past libxml2's tree depth (2,048) the tree is rebuilt from the
@@ -61,16 +54,17 @@ def test_100_000_deep_nesting(mode: str) -> None:
     assert str(soup).count("<div") == len(divs)
 
 
-@pytest.mark.slow  # ~45 s
 def test_100_000_deep_tree_built_with_lxml() -> None:
-    # Only a few wrappers: lxml frees each element proxy in O(depth) (it looks
-    # for the top of the subtree that can be freed), so holding 100,000 of
-    # them on a 100,000-deep chain costs minutes when they die.
+    # lxml frees an element proxy by walking up to the nearest ancestor that
+    # still has one: the chain's proxies are held while it is built and let
+    # go deepest first (building it with each proxy dropped took ~30 s).
     root = etree.Element("html")
-    el = etree.SubElement(root, "body")
+    chain = [etree.SubElement(root, "body")]
     for _ in range(100_000):
-        el = etree.SubElement(el, "div")
-    el.text = "deep"
+        chain.append(etree.SubElement(chain[-1], "div"))
+    chain[-1].text = "deep"
+    while chain:
+        chain.pop()
     soup = Soup(root)
     assert soup.get_text() == "deep"
     assert str(soup).count("<div>") == 100_000
