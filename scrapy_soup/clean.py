@@ -86,6 +86,7 @@ from ._links_url import (
     refresh_url_span,
     srcset_url_spans,
 )
+from ._tree._attrs import attribute_items
 from .links import absolutize_element, absolutize_nodes, link_attribute_names
 
 __all__ = [
@@ -406,7 +407,7 @@ def _clean_odd_attributes(
     The values come from the items (lxml cannot look them up by name), and
     the attributes kept are written again after a clear: only ever fewer.
     """
-    items = node.items()
+    items = attribute_items(node)
     local = _local_tag(tag)
     kept: list[tuple[Any, str]] = []
     for name, value in items:
@@ -462,15 +463,24 @@ def _delete_attributes(node: Any, names: tuple[Any, ...]) -> None:
     """
     attrib = node.attrib
     try:
+        if len(names) >= _MANY_DROPS:
+            # Each del scans the element's attribute list: write the kept
+            # ones again instead (a tag with thousands of attributes).
+            raise ValueError
         for name in names:
             del attrib[name]
     except ValueError:
         gone = set(names)
-        kept = [(k, v) for k, v in node.items() if k not in gone]
+        kept = [(k, v) for k, v in attribute_items(node) if k not in gone]
         attrib.clear()
         for key, value in kept:
             with contextlib.suppress(ValueError):
                 node.set(key, value)
+
+
+#: From this many attributes removed from one element, `_delete_attributes`
+#: writes the others again.
+_MANY_DROPS = 64
 
 
 def _refresh_ok(compiled: _Cleaner, node: Any, value: str) -> bool:

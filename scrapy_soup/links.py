@@ -38,6 +38,7 @@ from ._links_url import (
     refresh_url_span,
     srcset_url_spans,
 )
+from ._tree._attrs import attribute_items
 
 __all__ = [
     "URL_ATTRIBUTES",
@@ -241,7 +242,7 @@ def _absolutize_nodes(
         local_tag = local_tags.get(tag)
         if local_tag is None:
             local_tag = local_tags[tag] = _local(tag).lower()
-        for name, value in node.items():
+        for name, value in attribute_items(node):
             kind = kinds.get(name)
             if kind is None:
                 continue

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, MutableMapping
-from typing import TYPE_CHECKING, Any, SupportsIndex, TypeVar, overload
+from typing import Any, SupportsIndex, TypeVar, overload
 
-if TYPE_CHECKING:
-    from lxml import etree
+from lxml import etree
 
 #: bs4's ``HTMLTreeBuilder.DEFAULT_CDATA_LIST_ATTRIBUTES``: attributes whose
 #: value is a whitespace-separated list, per tag (``"*"``: every tag).
@@ -165,6 +164,27 @@ def to_attribute_string(value: Any) -> str:
     return str(value)
 
 
+#: Every attribute node of an element (see `attribute_items`).
+_ALL_ATTRIBUTES = etree.XPath("@*")
+#: Below this many attributes lxml's own items() is the faster call.
+_MANY_ATTRIBUTES = 64
+
+
+def attribute_items(el: etree._Element) -> list[tuple[str, str]]:
+    """``el.items()`` in linear time, for elements with thousands of attributes.
+
+    lxml's items() looks each value up by name, a scan of the element's
+    attribute list each: quadratic on a tag with 50,000 attributes.  XPath
+    returns the attribute nodes with their values.  Names are as items()
+    gives them (``{ns}local`` for a namespaced attribute).
+    """
+    names = el.keys()
+    if len(names) < _MANY_ATTRIBUTES:
+        return el.items()
+    found: Any = _ALL_ATTRIBUTES(el)
+    return [(value.attrname, str(value)) for value in found]
+
+
 def lxml_name(name: str) -> str:
     """How lxml addresses the attribute an HTML parser named *name*.
 
@@ -198,7 +218,7 @@ def get_attribute(el: etree._Element, name: str, is_xml: bool) -> str | None:
             value = el.get(name)
         return value
     except ValueError:
-        for key, value in el.items():
+        for key, value in attribute_items(el):
             if key == name:
                 return value
         return None
@@ -220,7 +240,7 @@ def delete_attribute(el: etree._Element, name: str, is_xml: bool) -> bool:
             return True
         return _clark_namespace(name) and attrib.pop(name, None) is not None
     except ValueError:
-        items = el.items()
+        items = attribute_items(el)
         if all(key != name for key, _ in items):
             return False
         attrib.clear()
