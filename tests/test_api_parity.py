@@ -6,7 +6,9 @@ each case runs the same input through both and compares.
 
 from __future__ import annotations
 
+import copy
 import re
+import types
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -210,3 +212,118 @@ def test_invalid_markup_type_message(markup: Any) -> None:
     with pytest.raises(TypeError) as ours:
         Soup(markup)
     assert str(theirs.value) in str(ours.value)
+
+
+# -- values -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", [None, b"x\xc3\xa9", 5, "y", "", 2.5], ids=repr)
+def test_setting_string_converts_like_bs4(value: Any) -> None:
+    def outcome(soup: Any) -> tuple[str, ...]:
+        try:
+            soup.a.string = value
+        except TypeError as exc:
+            return ("TypeError", str(exc), str(soup.a))
+        return ("ok", str(soup.a.string), type(soup.a.string).__name__, str(soup.a))
+
+    ours = outcome(Soup("<a>q<b>r</b></a>"))
+    theirs = outcome(bs4.BeautifulSoup("<a>q<b>r</b></a>", "lxml"))
+    if value == "":  # an empty string is not kept as a child (README)
+        assert ours[3] == theirs[3]
+    else:
+        assert ours == theirs
+
+
+# -- encodings ----------------------------------------------------------------------
+
+SAMPLES = {
+    "utf-8": "Räksmörgås".encode(),
+    "declared latin-1": b'<meta charset="iso-8859-1"><p>caf\xe9 ol\xe9</p>',
+    "bom": "\ufeff<p>Räksmörgås</p>".encode(),
+}
+EXCLUDES = [["utf-8"], ["utf-8", "windows-1252"], ["UTF8"], ["ascii"]]
+
+
+@pytest.mark.parametrize("sample", list(SAMPLES))
+@pytest.mark.parametrize("exclude", EXCLUDES, ids=str)
+@pytest.mark.parametrize("mode", ["lxml", "html.parser"])
+def test_exclude_encodings(sample: str, exclude: list[str], mode: str) -> None:
+    data = SAMPLES[sample]
+    ours = Soup(data, mode, exclude_encodings=exclude)
+    try:
+        theirs = bs4.BeautifulSoup(data, mode, exclude_encodings=exclude)
+    except bs4.ParserRejectedMarkup:
+        # Nothing left to try: bs4 gives up, any bytes parse here (UTF-8,
+        # replacement characters), with no original encoding.
+        assert ours.original_encoding is None
+        assert (
+            ours.get_text()
+            == Soup(data.decode("utf-8-sig", "replace"), mode).get_text()
+        )
+        return
+    if sample == "declared latin-1":
+        # The declaration as w3lib reads it (WHATWG: iso-8859-1 is cp1252).
+        assert (ours.original_encoding, theirs.original_encoding) == (
+            "cp1252",
+            "iso-8859-1",
+        )
+    else:
+        assert ours.original_encoding == theirs.original_encoding
+    assert ours.get_text() == theirs.get_text()
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda p: p.name)
+def test_exclude_encodings_on_pages(path: Path) -> None:
+    data = read_page(path).encode("utf-8")
+    theirs = bs4.BeautifulSoup(data, "lxml", exclude_encodings=["ascii"])
+    if theirs.original_encoding != "utf-8":
+        # The page declares another encoding: bs4 and w3lib name it apart.
+        theirs = bs4.BeautifulSoup(data, "lxml", from_encoding="utf-8")
+        ours = Soup(data, "lxml", from_encoding="utf-8", exclude_encodings=["ascii"])
+    else:
+        ours = Soup(data, "lxml", exclude_encodings=["ascii"])
+    assert ours.original_encoding == theirs.original_encoding
+    assert ours.get_text() == theirs.get_text()
+    # Excluding what the page is in: bs4 goes on to Windows-1252, as here.
+    ours = Soup(data, "lxml", exclude_encodings=["utf-8"], from_encoding=None)
+    assert ours.original_encoding in ("windows-1252", "cp1252", "gb18030", "gbk")
+
+
+@pytest.mark.parametrize("path", PAGES[:10], ids=lambda p: p.name)
+def test_copy_keeps_original_encoding(path: Path) -> None:
+    data = read_page(path).encode("utf-8")
+    ours, theirs = Soup(data, "lxml"), bs4.BeautifulSoup(data, "lxml")
+    ours_copy, theirs_copy = copy.copy(ours), copy.copy(theirs)
+    assert ours_copy.original_encoding == ours.original_encoding
+    assert theirs_copy.original_encoding == theirs.original_encoding
+    assert _unbool(str(ours_copy)) == _unbool(str(theirs_copy))
+
+
+# -- CSS, line numbers --------------------------------------------------------------
+
+SELECTORS = ["div", "a[href]", "p > a", "h1, h2", "li:nth-child(2)"]
+
+
+@pytest.mark.parametrize("path", PAGES[:12], ids=lambda p: p.name)
+def test_precompiled_selectors_and_iselect(path: Path) -> None:
+    text = read_page(path)
+    ours, theirs = Soup(text), bs4.BeautifulSoup(text, "lxml")
+    for selector in SELECTORS:
+        ours_sel, theirs_sel = ours.css.compile(selector), theirs.css.compile(selector)
+        assert [_unbool(str(t)) for t in ours.select(ours_sel)] == [
+            _unbool(str(t)) for t in theirs.select(theirs_sel)
+        ]
+        first, theirs_first = ours.select_one(ours_sel), theirs.select_one(theirs_sel)
+        assert (first is None) == (theirs_first is None)
+        generated = ours.css.iselect(selector)
+        assert isinstance(generated, types.GeneratorType)
+        assert [t.name for t in generated] == [
+            t.name for t in theirs.css.iselect(selector)
+        ]
+
+
+def test_copy_keeps_a_sourceline_set_by_hand() -> None:
+    ours = Soup("<p>a</p>").p
+    theirs = bs4.BeautifulSoup("<p>a</p>", "lxml").p
+    ours.sourceline = theirs.sourceline = 10
+    assert copy.copy(ours).sourceline == copy.copy(theirs).sourceline == 10

@@ -720,9 +720,20 @@ _SELECTORS = _LRU(512)
 
 
 def compile_selector(
-    selector: str, mode: str, templates: bool, namespaces: dict[str, str] | None = None
+    selector: str | CompiledSelector,
+    mode: str,
+    templates: bool,
+    namespaces: dict[str, str] | None = None,
 ) -> CompiledSelector:
-    """Parse and translate a selector (cached); `SelectorError` when cssselect cannot."""
+    """Parse and translate a selector (cached); `SelectorError` when cssselect cannot.
+
+    A `CompiledSelector` (``soup.css.compile()``) is taken again by its text,
+    for this mode: the cache holds it, and it keeps its namespaces.
+    """
+    if isinstance(selector, CompiledSelector):
+        if namespaces is None:
+            namespaces = selector.namespaces
+        selector = selector.selector
     if not isinstance(selector, str):
         raise TypeError(f"a CSS selector must be a str, not {type(selector).__name__}")
     ns = {k: v for k, v in (namespaces or {}).items() if k and isinstance(v, str)}
@@ -804,7 +815,7 @@ class CSS:
         return "xml" if getattr(doc, "is_xml", False) else "html"
 
     def _compiled(
-        self, select: str, namespaces: Any, context: Any
+        self, select: str | CompiledSelector, namespaces: Any, context: Any
     ) -> tuple[CompiledSelector, bool]:
         doc = self._scope()[2]
         mode = self._mode(doc)
@@ -825,7 +836,9 @@ class CSS:
     def _wrap(self, nodes: list[Any]) -> list[Tag]:
         return _elements.wrap_all(nodes, self._scope()[2])
 
-    def _run_select(self, select: str, namespaces: Any, first: bool) -> list[Any]:
+    def _run_select(
+        self, select: str | CompiledSelector, namespaces: Any, first: bool
+    ) -> list[Any]:
         context, with_self, _doc = self._scope()
         if context is None:
             return []
@@ -852,7 +865,7 @@ class CSS:
 
     def compile(
         self,
-        select: str,
+        select: str | CompiledSelector,
         namespaces: dict[str, str] | None = None,
         flags: int = 0,
         **kwargs: Any,
@@ -863,7 +876,7 @@ class CSS:
 
     def select_one(
         self,
-        select: str,
+        select: str | CompiledSelector,
         namespaces: dict[str, str] | None = None,
         flags: int = 0,
         **kwargs: Any,
@@ -874,7 +887,7 @@ class CSS:
 
     def select(
         self,
-        select: str,
+        select: str | CompiledSelector,
         namespaces: dict[str, str] | None = None,
         limit: int | None = 0,
         flags: int = 0,
@@ -888,18 +901,18 @@ class CSS:
 
     def iselect(
         self,
-        select: str,
+        select: str | CompiledSelector,
         namespaces: dict[str, str] | None = None,
         limit: int | None = 0,
         flags: int = 0,
         **kwargs: Any,
     ) -> Iterator[Tag]:
-        """`select` as an iterator."""
-        return iter(self.select(select, namespaces, limit, flags, **kwargs))
+        """`select` as a generator (bs4's ``iselect``)."""
+        yield from self.select(select, namespaces, limit, flags, **kwargs)
 
     def match(
         self,
-        select: str,
+        select: str | CompiledSelector,
         namespaces: dict[str, str] | None = None,
         flags: int = 0,
         **kwargs: Any,
@@ -914,7 +927,7 @@ class CSS:
 
     def closest(
         self,
-        select: str,
+        select: str | CompiledSelector,
         namespaces: dict[str, str] | None = None,
         flags: int = 0,
         **kwargs: Any,
@@ -933,7 +946,7 @@ class CSS:
 
     def filter(
         self,
-        select: str,
+        select: str | CompiledSelector,
         namespaces: dict[str, str] | None = None,
         flags: int = 0,
         **kwargs: Any,

@@ -897,6 +897,11 @@ class Tag(PageElement):
         line = self._el.sourceline
         return line if line else None
 
+    @sourceline.setter
+    def sourceline(self, value: int | None) -> None:
+        # Stored on the lxml node (as bs4 stores it on the tag): copies keep it.
+        self._el.sourceline = value or 0
+
     @property
     def sourcepos(self) -> int | None:
         """Not recorded by lxml: always None."""
@@ -1293,8 +1298,10 @@ class NavigableString(str, PageElement):  # type: ignore[misc]
     _raw: str | None = None
 
     def __new__(cls, value: str | bytes = "") -> NavigableString:
-        if isinstance(value, bytes):
-            value = value.decode("utf-8")
+        if not isinstance(value, str):
+            # bs4's conversion: bytes are UTF-8; anything else (None, 5) is a
+            # TypeError ("decoding to str: need a bytes-like object").
+            value = str(value, "utf-8")
         obj = str.__new__(cls, value)
         obj._owner = None
         obj._tail = False

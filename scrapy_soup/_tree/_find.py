@@ -15,7 +15,7 @@ from . import _css
 from ._search import SearchMixin
 
 if TYPE_CHECKING:
-    from ._css import CSS
+    from ._css import CSS, CompiledSelector
     from ._elements import NavigableString, PageElement, Tag
     from ._strainer import (
         FindMethodAttrs,
@@ -643,7 +643,7 @@ class FindMixin(SearchMixin):
 
     def select(
         self,
-        selector: str,
+        selector: str | CompiledSelector,
         namespaces: dict[str, str] | None = None,
         limit: int | None = 0,
         **kwargs: Any,
@@ -652,7 +652,10 @@ class FindMixin(SearchMixin):
         return self.css.select(selector, namespaces, limit, **kwargs)
 
     def select_one(
-        self, selector: str, namespaces: dict[str, str] | None = None, **kwargs: Any
+        self,
+        selector: str | CompiledSelector,
+        namespaces: dict[str, str] | None = None,
+        **kwargs: Any,
     ) -> Tag | None:
         """The first tag below this one matching a CSS selector (bs4's ``select_one``)."""
         return self.css.select_one(selector, namespaces, **kwargs)

@@ -815,8 +815,9 @@ class ModifyMixin:
         me: Any = self
         cls = type(value) if isinstance(value, _E.NavigableString) else None
         me.clear()
-        string = (cls or _E.NavigableString)(str(value))
-        me.append(string)
+        # bs4's conversion, after the clear as there: bytes are UTF-8, None
+        # or a number raise its TypeError and leave the tag empty.
+        me.append((cls or _E.NavigableString)(value))
 
     # -- copying -------------------------------------------------------------------
     def __copy__(self) -> Self:

@@ -28,6 +28,7 @@ from ._elements import (
     remember,
     wrap,
 )
+from ._encodings import decode_excluding
 from ._parse_only import strain
 from ._xml_entities import expand_internal_entities, replace_entity_references
 
@@ -339,7 +340,11 @@ class Soup(Tag):
         self._doc = self
         if not isinstance(markup, (str, bytes)) and hasattr(markup, "read"):
             markup = markup.read()
-        if isinstance(markup, (str, bytes)):
+        if exclude_encodings and isinstance(markup, bytes) and not self.is_xml:
+            text, encoding = decode_excluding(markup, from_encoding, exclude_encodings)
+            self._parse(text, None)
+            self.original_encoding = encoding
+        elif isinstance(markup, (str, bytes)):
             self._parse(markup, from_encoding)
         else:
             self._adopt(markup)
@@ -906,6 +911,10 @@ class Soup(Tag):
         """None."""
         return None
 
+    @sourceline.setter
+    def sourceline(self, value: int | None) -> None:
+        raise AttributeError("a document has no source line")
+
     def _contents_list(self) -> list[PageElement]:
         if self._el is not None:
             return super()._contents_list()
@@ -978,7 +987,11 @@ class Soup(Tag):
         return id(self)
 
     def __copy__(self) -> Soup:
-        return type(self)(self.decode(), "xml" if self.is_xml else self._mode)
+        clone = type(self)(self.decode(), "xml" if self.is_xml else self._mode)
+        # bs4 copies what the parse found out about the bytes, too.
+        clone.original_encoding = self.original_encoding
+        clone.declared_html_encoding = self.declared_html_encoding
+        return clone
 
     def __getstate__(self) -> dict[str, Any]:
         return {
