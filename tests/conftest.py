@@ -16,6 +16,9 @@ from __future__ import annotations
 import csv
 import os
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 #: Files mypy checks and nothing runs (tests/test_typing.py checks them).
 collect_ignore = ["typing"]
@@ -68,6 +71,19 @@ def corpus_page(name: str) -> Path:
         if path.name == name:
             return path
     raise CorpusMissing(f"the corpus at {CORPUS} has no page {name!r}")
+
+
+#: Pages larger than this run in the slow pass (``pytest -m slow``) only: the
+#: default run keeps the other 65 of the 73 pages (and every fixture).
+LARGE_PAGE = 300_000
+
+
+def corpus_params(pages: list[Path]) -> list[Any]:
+    """``pages`` for ``parametrize``: those over `LARGE_PAGE` bytes marked slow."""
+    return [
+        pytest.param(p, marks=pytest.mark.slow) if p.stat().st_size > LARGE_PAGE else p
+        for p in pages
+    ]
 
 
 def read_page(path: Path) -> str:

@@ -8,7 +8,7 @@ from urllib.parse import urljoin
 
 import pytest
 from bs4 import BeautifulSoup
-from conftest import corpus_page, corpus_pages, read_page
+from conftest import corpus_page, corpus_pages, corpus_params, read_page
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree, html
@@ -458,7 +458,7 @@ def _left_alone_by_rule(value: str) -> bool:
     return not v or v.startswith("#") or bool(_HAS_SCHEME.match(v))
 
 
-@pytest.mark.parametrize("path", PAGES, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", corpus_params(PAGES), ids=lambda p: p.name)
 def test_corpus_pages(path: Path) -> None:
     text = path.read_bytes().decode("utf-8")
     page_url = f"https://corpus.example/pages/{path.name}"

@@ -19,7 +19,7 @@ from typing import Any
 import bs4
 import cssselect
 import pytest
-from conftest import corpus_pages, read_page
+from conftest import corpus_pages, corpus_params, read_page
 from lxml import etree
 
 from scrapy_soup import SelectorError
@@ -514,19 +514,9 @@ def _run(query: Q, ctx: Ctx) -> tuple[str, Any]:
         return "error", None
 
 
-#: Pages over 300 KB are in the slow run (-m slow): most of the time goes to
-#: bs4's side (soupsieve), about 35 s for the pages below, 25 s above.
-_LARGE = 300_000
-
-
-@pytest.mark.parametrize(
-    "page",
-    [
-        pytest.param(p, marks=pytest.mark.slow) if p.stat().st_size > _LARGE else p
-        for p in PAGES
-    ],
-    ids=lambda p: p.name,
-)
+# Pages over 300 KB run in the slow pass (-m slow): most of the time goes to
+# bs4's side (soupsieve), about 35 s for the pages below, 25 s above.
+@pytest.mark.parametrize("page", corpus_params(PAGES), ids=lambda p: p.name)
 def test_search_parity(page: Path) -> None:
     text = read_page(page)
     bs = bs4.BeautifulSoup(text, "lxml")

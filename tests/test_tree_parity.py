@@ -15,7 +15,7 @@ from typing import Any
 
 import bs4
 import pytest
-from conftest import corpus_pages, read_page
+from conftest import corpus_pages, corpus_params, read_page
 
 from scrapy_soup import Soup, Tag
 
@@ -41,7 +41,9 @@ def _descendants(soup: Any, tag_type: type) -> list[tuple[Any, ...]]:
     return out
 
 
-@pytest.fixture(scope="module", params=PAGES, ids=[p.name for p in PAGES])
+@pytest.fixture(
+    scope="module", params=corpus_params(PAGES), ids=[p.name for p in PAGES]
+)
 def parsed(request: pytest.FixtureRequest) -> tuple[Soup, bs4.BeautifulSoup]:
     text = read_page(request.param)
     return Soup(text), bs4.BeautifulSoup(text, "lxml")
