@@ -327,3 +327,11 @@ def test_copy_keeps_a_sourceline_set_by_hand() -> None:
     theirs = bs4.BeautifulSoup("<p>a</p>", "lxml").p
     ours.sourceline = theirs.sourceline = 10
     assert copy.copy(ours).sourceline == copy.copy(theirs).sourceline == 10
+
+
+def test_setting_attrs_to_none_empties_them() -> None:
+    markup = '<p id="x" class="a b">t</p>'
+    ours, theirs = Soup(markup).p, bs4.BeautifulSoup(markup, "lxml").p
+    ours.attrs = theirs.attrs = None
+    assert str(ours) == str(theirs)
+    assert scrapy_soup.Formatter().attributes(ours) == []

@@ -815,10 +815,11 @@ class Tag(PageElement):
         return AttrsView(self._el, self._is_xml)
 
     @attrs.setter
-    def attrs(self, value: Mapping[str, object]) -> None:
+    def attrs(self, value: Mapping[str, object] | None) -> None:
+        # None empties them (bs4 allows it: its formatter reads no attributes).
         self._el.attrib.clear()
         view = self.attrs
-        for key, item in dict(value).items():
+        for key, item in dict(value or {}).items():
             view[key] = item
 
     def __getitem__(self, key: str) -> str | AttributeValueList:

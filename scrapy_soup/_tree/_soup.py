@@ -863,7 +863,7 @@ class Soup(Tag):
         return {}
 
     @attrs.setter
-    def attrs(self, value: Mapping[str, object]) -> None:
+    def attrs(self, value: Mapping[str, object] | None) -> None:
         raise AttributeError("The document node cannot have attributes.")
 
     @property
