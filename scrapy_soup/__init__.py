@@ -38,6 +38,7 @@ from ._tree._attrs import (
 from ._tree._css import (
     CSS,
     SelectorError,
+    SelectorSyntaxError,
 )
 from ._tree._elements import (
     CData,
@@ -143,6 +144,7 @@ __all__ = [
     "RubyTextString",
     "Script",
     "SelectorError",
+    "SelectorSyntaxError",
     "Soup",
     "SoupDownloaderMiddleware",
     "SoupHtmlResponse",

@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import bs4
+import cssselect
 import pytest
+import soupsieve
 from conftest import corpus_pages, read_page
 
 import scrapy_soup
@@ -335,3 +337,23 @@ def test_setting_attrs_to_none_empties_them() -> None:
     ours.attrs = theirs.attrs = None
     assert str(ours) == str(theirs)
     assert scrapy_soup.Formatter().attributes(ours) == []
+
+
+@pytest.mark.parametrize(
+    "selector", ["h1 >", ",x, y", "tag%t", "p[", "a:nth-of-type(a)", "a:bogus"]
+)
+def test_bad_selectors_raise_like_soupsieve(selector: str) -> None:
+    with pytest.raises(soupsieve.SelectorSyntaxError):
+        bs4.BeautifulSoup("<p>a</p>", "lxml").select(selector)
+    # A selector that does not parse is a SelectorSyntaxError here too; one
+    # that parses but that cssselect cannot translate is a SelectorError.
+    # Both are cssselect SelectorErrors (what parsel users catch).
+    expected: type[Exception] = scrapy_soup.SelectorError
+    try:
+        cssselect.parse(selector)
+    except cssselect.SelectorSyntaxError:
+        expected = scrapy_soup.SelectorSyntaxError
+    with pytest.raises(expected) as caught:
+        Soup("<p>a</p>").select(selector)
+    assert isinstance(caught.value, cssselect.SelectorError)
+    assert isinstance(caught.value, ValueError)

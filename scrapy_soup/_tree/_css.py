@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from cssselect import HTMLTranslator
 from cssselect import SelectorError as _CSSSelectorError
+from cssselect import SelectorSyntaxError as _CSSSyntaxError
 from cssselect import parse as _parse_css
 from cssselect.parser import CombinedSelector
 from cssselect.xpath import ExpressionError, XPathExpr
@@ -71,8 +72,21 @@ HTML_CASE_INSENSITIVE_ATTRIBUTES = frozenset(
 _UNIVERSAL_MULTI = CDATA_LIST_ATTRIBUTES["*"]
 
 
-class SelectorError(ValueError):
-    """A CSS selector that cssselect cannot parse or translate to XPath."""
+class SelectorError(ValueError, _CSSSelectorError):
+    """A CSS selector that cssselect cannot parse or translate to XPath.
+
+    Also a cssselect ``SelectorError``: code written for parsel's errors
+    catches it.
+    """
+
+
+class SelectorSyntaxError(SelectorError):
+    """A selector that does not parse (soupsieve's exception of that name).
+
+    A selector that parses but that cssselect cannot translate (an unknown
+    pseudo-class, a pseudo-element) raises `SelectorError` only, where
+    soupsieve raises its ``SelectorSyntaxError`` for the unknown ones.
+    """
 
 
 def _add(xpath: XPathExpr, condition: str) -> XPathExpr:
@@ -744,6 +758,15 @@ def compile_selector(
     translator = SoupSieveTranslator(mode, templates)
     try:
         parsed = _parse_css(selector)
+    except _CSSSyntaxError as exc:
+        raise SelectorSyntaxError(
+            f"cssselect cannot handle the CSS selector {selector!r}: {exc}"
+        ) from exc
+    except _CSSSelectorError as exc:
+        raise SelectorError(
+            f"cssselect cannot handle the CSS selector {selector!r}: {exc}"
+        ) from exc
+    try:
         parts = [translator.selector_parts(sel) for sel in parsed]
     except _CSSSelectorError as exc:
         raise SelectorError(
