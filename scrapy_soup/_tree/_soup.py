@@ -128,8 +128,9 @@ def _replace_surrogate_references(data: bytes) -> bytes:
 
 _ATTRIBUTE_REDEFINED = etree.ErrorTypes.ERR_ATTRIBUTE_REDEFINED
 _UNDECLARED_ENTITY = etree.ErrorTypes.ERR_UNDECLARED_ENTITY
-#: libxml2 stopped parsing: entity amplification, or depth.
-_RESOURCE_LIMIT = etree.ErrorTypes.ERR_RESOURCE_LIMIT
+#: libxml2 stopped parsing: entity amplification, or depth. libxml2 2.14
+#: reports it as 114; lxml names it from 6.1 on (6.0, the floor, does not).
+_RESOURCE_LIMIT = getattr(etree.ErrorTypes, "ERR_RESOURCE_LIMIT", 114)
 _REPORTED_ERRORS = 100
 
 
