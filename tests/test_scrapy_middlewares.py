@@ -567,3 +567,27 @@ def test_wrapping_hands_over_the_decoded_text_and_base_url(
     assert (wrapped.text, wrapped.encoding) == (fresh.text, fresh.encoding)
     assert get_base_url(wrapped) == get_base_url(fresh)
     assert str(wrapped.soup) == str(fresh.soup)
+
+
+def test_a_truncated_page_is_counted_and_warned(
+    tmp_path: Path,
+) -> None:
+    # libxml2 stops building the tree at its depth limit (2,048 levels with
+    # huge_tree): the soup over the response's tree says so, once per page.
+    deep = b"<div>" * 3000 + b"deep" + b"</div>" * 3000
+    pages = {
+        "/deep.html": Page(b"<html><body>" + deep + b"<p>after</p></body></html>"),
+        "/shallow.html": Page(HTML),
+    }
+    with PageServer(pages) as srv:
+        result = run_crawl(
+            tmp_path,
+            "ProbeSpider",
+            ADDON_SETTINGS,
+            start_urls=[srv.url("/deep.html"), srv.url("/shallow.html")],
+            compare_bs4=False,
+        )
+    assert len(result.items) == 2
+    assert result.stats.get("soup/documents_truncated") == 1
+    assert result.log.count("stops at the parser's depth limit") == 1
+    assert "/deep.html" in result.log

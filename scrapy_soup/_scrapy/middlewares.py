@@ -165,7 +165,10 @@ class SoupDownloaderMiddleware:
         assert isinstance(response, TextResponse)
         if self._stats is not None:
             self._stats.inc_value("soup/responses_wrapped")
-        return _wrap(response, cls)
+        wrapped = _wrap(response, cls)
+        assert isinstance(wrapped, _SoupResponse)
+        wrapped._soup_stats = self._stats
+        return wrapped
 
 
 def _soup_base_url(soup: Soup, url: str) -> str:

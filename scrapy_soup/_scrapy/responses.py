@@ -10,7 +10,9 @@ Tags as they take parsel Selectors.
 from __future__ import annotations
 
 import functools
+import logging
 import re
+import warnings
 import weakref
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
@@ -30,9 +32,12 @@ from w3lib.url import safe_url_string
 
 if TYPE_CHECKING:
     from scrapy.selector import Selector
+    from scrapy.statscollectors import StatsCollector
 
     from scrapy_soup._tree._elements import Tag
     from scrapy_soup._tree._soup import Soup
+
+logger = logging.getLogger(__name__)
 
 __all__ = [
     "SoupHtmlResponse",
@@ -219,12 +224,34 @@ def _follow_all_urls(urls: Any) -> Any:
     return converted
 
 
+def _count_truncated(response: TextResponse, soup: Soup, stats: StatsCollector) -> None:
+    """Log and count a page whose tree the parser cut short (deeper than its limit).
+
+    In a crawl this takes the place of `TruncatedDocumentWarning`: a Python
+    warning would go to stderr, or raise in the callback where warnings are
+    errors; the crawl logs it once per page and goes on.
+    """
+    from scrapy_soup._tree._soup import TruncatedDocumentWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TruncatedDocumentWarning)
+        truncated = soup.truncated
+    if truncated:
+        stats.inc_value("soup/documents_truncated")
+        logger.warning(
+            "The tree of %s stops at the parser's depth limit: what was nested "
+            "deeper, and what came after it, is not in response.soup (nor in "
+            "response.css()); Soup(response.text) keeps it",
+            response,
+        )
+
+
 class _SoupResponse(TextResponse):
     """The ``.soup``, ``follow()`` and ``follow_all()`` both subclasses share."""
 
     # The slot lives here; HtmlResponse/XmlResponse add none, so the concrete
     # classes can derive from both without a layout conflict.
-    __slots__ = ("_cached_soup",)
+    __slots__ = ("_cached_soup", "_soup_stats")
 
     #: The plain Scrapy class this one stands for in ``to_dict()``.
     _plain_class: type[TextResponse] = TextResponse
@@ -232,6 +259,9 @@ class _SoupResponse(TextResponse):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._cached_soup: Soup | None = None
+        # The crawler's stats, set by SoupDownloaderMiddleware: a soup whose
+        # tree the parser cut short is counted in soup/documents_truncated.
+        self._soup_stats: StatsCollector | None = None
 
     @property
     def selector(self) -> Selector:
@@ -265,7 +295,9 @@ class _SoupResponse(TextResponse):
         and the other way round.
         """
         if self._cached_soup is None:
-            self._cached_soup = _build_soup(self)
+            soup = self._cached_soup = _build_soup(self)
+            if self._soup_stats is not None:
+                _count_truncated(self, soup, self._soup_stats)
         return self._cached_soup
 
     def to_dict(self) -> dict[str, Any]:
