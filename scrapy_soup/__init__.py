@@ -69,6 +69,7 @@ from ._tree._soup import (
     ParserRejectedMarkup,
     Soup,
     TruncatedDocumentWarning,
+    XMLParsedAsHTMLWarning,
 )
 from ._tree._strainer import (
     AttributeResemblesVariableWarning,
@@ -157,6 +158,7 @@ __all__ = [
     "TruncatedDocumentWarning",
     "UnusualUsageWarning",
     "XMLFormatter",
+    "XMLParsedAsHTMLWarning",
     "XMLProcessingInstruction",
     "absolutize_element",
     "absolutize_links",

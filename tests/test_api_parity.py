@@ -357,3 +357,17 @@ def test_bad_selectors_raise_like_soupsieve(selector: str) -> None:
         Soup("<p>a</p>").select(selector)
     assert isinstance(caught.value, cssselect.SelectorError)
     assert isinstance(caught.value, ValueError)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "UnusualUsageWarning",
+        "MarkupResemblesLocatorWarning",
+        "XMLParsedAsHTMLWarning",
+        "AttributeResemblesVariableWarning",
+    ],
+)
+def test_warning_classes_are_bs4s(name: str) -> None:
+    ours, theirs = getattr(scrapy_soup, name), getattr(bs4, name)
+    assert [c.__name__ for c in ours.__mro__] == [c.__name__ for c in theirs.__mro__]

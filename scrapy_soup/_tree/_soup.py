@@ -30,6 +30,7 @@ from ._elements import (
 )
 from ._encodings import decode_excluding
 from ._parse_only import strain
+from ._strainer import UnusualUsageWarning
 from ._xml_entities import expand_internal_entities, replace_entity_references
 
 if TYPE_CHECKING:
@@ -61,8 +62,29 @@ class ParserRejectedMarkup(Exception):
     """The parser could not make sense of the markup (bs4's exception of that name)."""
 
 
-class MarkupResemblesLocatorWarning(UserWarning):
+class MarkupResemblesLocatorWarning(UnusualUsageWarning):
     """The markup looks like a file name or URL (bs4's warning of that name)."""
+
+
+class XMLParsedAsHTMLWarning(UnusualUsageWarning):
+    """bs4's warning for XML parsed as HTML: never given here (README).
+
+    Defined so that code filtering bs4's warnings runs unchanged.
+    """
+
+    MESSAGE: str = (
+        "It looks like you're using an HTML parser to parse an XML document.\n\n"
+        "Assuming this really is an XML document, what you're doing might work, "
+        "but you should know that using an XML parser will be more reliable. To "
+        'parse this document as XML, pass the features "xml" to the Soup (or '
+        "BeautifulSoup) constructor.\n\nIf you want or need to use an HTML "
+        "parser on this document, you can make this warning go away by "
+        "filtering it. To do that, run this code before calling the "
+        "constructor:\n\n"
+        "    from scrapy_soup import XMLParsedAsHTMLWarning\n"
+        "    import warnings\n\n"
+        '    warnings.filterwarnings("ignore", category=XMLParsedAsHTMLWarning)\n'
+    )
 
 
 class TruncatedDocumentWarning(UserWarning):
