@@ -116,7 +116,7 @@ _LIBXML2_DEFAULT_DOCTYPE = (
 )
 _DOCTYPE_IN_SOURCE = re.compile(r"<!doctype", re.I)
 _FIRST_TAG = re.compile(r"<[a-zA-Z]")
-_END_TAG = re.compile(r"</[a-zA-Z]")
+_END_TAG = re.compile(r"</")  # any "</": "</>" and "</ >" count too
 _HTML_END = re.compile(r"</html\s*>", re.I)
 _LEADING_NODE = re.compile(r"<!--.*?-->|<\?.*?>", re.S)
 _TRAILER_WINDOW = 65536
