@@ -81,13 +81,16 @@ def set_attribute(node: etree._Element, name: str, value: str) -> None:
 
 def _html_parser() -> etree.HTMLParser:
     """The soup's HTML parser settings, reading UTF-8 (one parser per thread)."""
-    return etree.HTMLParser(
-        recover=True,
-        huge_tree=True,
-        default_doctype=False,
-        no_network=True,
-        encoding="utf-8",
-    )
+    parser: etree.HTMLParser | None = getattr(_LAST, "parser", None)
+    if parser is None:
+        parser = _LAST.parser = etree.HTMLParser(
+            recover=True,
+            huge_tree=True,
+            default_doctype=False,
+            no_network=True,
+            encoding="utf-8",
+        )
+    return parser
 
 
 #: Per thread: the last `remember_parse` (text, container), and the parser.
@@ -158,9 +161,7 @@ def parse_fragment(text: str) -> Target:
         # Lone surrogates cannot be encoded; a decoder would have made them
         # U+FFFD.  (Searching for them first would cost more than the parse.)
         data = b"<html><body>" + _SURROGATE.sub("\ufffd", text).encode("utf-8")
-    parser = getattr(_LAST, "parser", None)
-    if parser is None:
-        parser = _LAST.parser = _html_parser()
+    parser = _html_parser()
     root = etree.fromstring(data, parser)
     body = root.find("body")
     return Target(body if body is not None else root, text)
@@ -219,9 +220,7 @@ def parse_document(text: str) -> Target | None:
         data = text.encode("utf-8")
     except UnicodeEncodeError:
         data = _SURROGATE.sub("\ufffd", text).encode("utf-8")
-    parser = getattr(_LAST, "parser", None)
-    if parser is None:
-        parser = _LAST.parser = _html_parser()
+    parser = _html_parser()
     root = etree.fromstring(data, parser)
     if root is None:
         return None
@@ -296,9 +295,7 @@ def document_html(root: etree._Element, contents: str) -> str:
         doctype = f"<!DOCTYPE {value}>\n"
     # Made by the HTML parser's factory: lxml then checks attribute names
     # as HTML does ("xml:lang" is a name there).
-    parser = getattr(_LAST, "parser", None)
-    if parser is None:
-        parser = _LAST.parser = _html_parser()
+    parser = _html_parser()
     tag = str(root.tag)
     holder = parser.makeelement("div")
     shell = etree.SubElement(holder, tag)
