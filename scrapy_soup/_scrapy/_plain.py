@@ -42,6 +42,7 @@ __all__ = [
     "format_path",
     "html_field_names",
     "is_item_type",
+    "same_sequence",
     "set_field",
 ]
 
@@ -145,6 +146,15 @@ def html_field_names(
                 found.append(name)
         names = marked[item_class] = tuple(found)
     return names
+
+
+def same_sequence(value: list[Any] | tuple[Any, ...], items: list[Any]) -> Any:
+    """``items`` as ``value``'s kind of sequence: a list (a list subclass, a
+    ``ResultSet``, becomes a list), a tuple, or a namedtuple of its type."""
+    if isinstance(value, list):
+        return items
+    make = getattr(type(value), "_make", None)
+    return make(items) if make is not None else tuple(items)
 
 
 def set_field(item: Any, name: str, value: Any) -> None:
@@ -322,10 +332,7 @@ def _convert_container(
             v if type(v) in _SCALARS else _convert(v, (*path, i), html, out, depth + 1)
             for i, v in enumerate(value)
         ]
-        if isinstance(value, tuple):
-            make = getattr(t, "_make", None)  # a namedtuple keeps its type
-            return make(items) if make is not None else tuple(items)
-        return items  # a ResultSet or a list subclass becomes a list
+        return same_sequence(value, items)
     if isinstance(value, (set, frozenset)):
         # Elements of a set have no address: the set itself is the markup.
         found = len(out.markup)

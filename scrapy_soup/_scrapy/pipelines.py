@@ -46,6 +46,7 @@ from scrapy_soup._scrapy._plain import (
     escape_text,
     html_field_names,
     is_item_type,
+    same_sequence,
     set_field,
 )
 
@@ -279,10 +280,7 @@ class _HtmlFieldPipeline:
             for key, sub in children.items():
                 if isinstance(key, int) and -len(items) <= key < len(items):
                     items[key] = self._at(items[key], (*path, key), sub, work)
-            if isinstance(value, list):
-                return items
-            make = getattr(type(value), "_make", None)
-            return make(items) if make is not None else tuple(items)
+            return same_sequence(value, items)
         if is_item_type(value):
             adapter = ItemAdapter(value)
             for key, sub in children.items():
@@ -328,10 +326,7 @@ class _HtmlFieldPipeline:
             return value
         if isinstance(value, (list, tuple)):
             items = [self._all(v, (*path, i), work) for i, v in enumerate(value)]
-            if isinstance(value, list):
-                return items
-            make = getattr(type(value), "_make", None)
-            return make(items) if make is not None else tuple(items)
+            return same_sequence(value, items)
         if isinstance(value, (set, frozenset)):
             items = [self._all(v, path, work) for v in value]
             return frozenset(items) if isinstance(value, frozenset) else set(items)
