@@ -53,29 +53,11 @@ BYTES_HTML = (
     "<script>x()</script></p>"
 ).encode("cp1252")
 
-#: The metadata that marks a dataclass or attrs field as HTML.
+#: The metadata that marks a field as HTML (in every item class below).
 HTML_META = {"html": True}
 
 #: Fields whose strings are HTML, for dict items (``SOUP_HTML_FIELDS``).
 HTML_FIELDS = ["body_bytes", "hostile", "text_html", "comment_html"]
-
-
-class ScrapyItem(scrapy.Item):
-    url = scrapy.Field()
-    tag = scrapy.Field()
-    nested = scrapy.Field()
-    tags_list = scrapy.Field()
-    tags_tuple = scrapy.Field()
-    attrs = scrapy.Field()
-    classes = scrapy.Field()
-    string = scrapy.Field()
-    results = scrapy.Field()
-    pre = scrapy.Field()
-    count = scrapy.Field()
-    body_bytes = scrapy.Field(html=True)
-    hostile = scrapy.Field(html=True)
-    text_html = scrapy.Field(html=True)
-    comment_html = scrapy.Field(html=True)
 
 
 @dataclasses.dataclass
@@ -97,6 +79,9 @@ class DataclassItem:
     comment_html: Any = dataclasses.field(default=None, metadata={"html": True})
 
 
+#: The fields of every item class below, in order.
+ITEM_FIELDS = [f.name for f in dataclasses.fields(DataclassItem)]
+
 #: The same fields as an attrs class, HTML fields marked in their metadata.
 AttrsItem = attrs.make_class(
     "AttrsItem",
@@ -104,33 +89,39 @@ AttrsItem = attrs.make_class(
         name: attrs.field(
             default=None, metadata=HTML_META if name in HTML_FIELDS else {}
         )
-        for name in [f.name for f in dataclasses.fields(DataclassItem)]
+        for name in ITEM_FIELDS
     },
 )
 
 
-def _pydantic_html() -> Any:
-    return pydantic.Field(default=None, json_schema_extra={"html": True})
+#: The same fields as a pydantic model, HTML fields marked in json_schema_extra.
+PydanticItem = pydantic.create_model(
+    "PydanticItem",
+    __config__=pydantic.ConfigDict(arbitrary_types_allowed=True),
+    **{
+        name: (
+            Any,
+            pydantic.Field(
+                default=None,
+                json_schema_extra=HTML_META if name in HTML_FIELDS else None,
+            ),
+        )
+        for name in ITEM_FIELDS
+    },
+)
 
-
-class PydanticItem(pydantic.BaseModel):
-    model_config = pydantic.ConfigDict(arbitrary_types_allowed=True)
-
-    url: Any = None
-    tag: Any = None
-    nested: Any = None
-    tags_list: Any = None
-    tags_tuple: Any = None
-    attrs: Any = None
-    classes: Any = None
-    string: Any = None
-    results: Any = None
-    pre: Any = None
-    count: Any = None
-    body_bytes: Any = _pydantic_html()
-    hostile: Any = _pydantic_html()
-    text_html: Any = _pydantic_html()
-    comment_html: Any = _pydantic_html()
+#: The same fields as a scrapy.Item, HTML fields marked ``Field(html=True)``.
+ScrapyItem = type(scrapy.Item)(
+    "ScrapyItem",
+    (scrapy.Item,),
+    {
+        "__module__": __name__,
+        **{
+            name: scrapy.Field(HTML_META if name in HTML_FIELDS else {})
+            for name in ITEM_FIELDS
+        },
+    },
+)
 
 
 ITEM_CLASSES: dict[str, Any] = {
