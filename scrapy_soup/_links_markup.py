@@ -27,6 +27,7 @@ from typing import Any
 from lxml import etree
 
 from ._fragment_output import contents_html, contents_html_from_xml
+from ._tree._attrs import lxml_name
 
 __all__ = [
     "CleanError",
@@ -301,7 +302,7 @@ def document_html(root: etree._Element, contents: str) -> str:
     shell = etree.SubElement(holder, tag)
     for key, value in root.items():
         with contextlib.suppress(ValueError):
-            shell.set("{}" + key if key[:1] == "{" else key, value)
+            shell.set(lxml_name(key), value)
     start = contents_html(holder)
     return f"{doctype}{start[: -len(tag) - 3]}{contents}</{tag}>"
 
