@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 from lxml import etree
 
 from ._fragment_output import needs_settling
-from ._links_markup import namespaced_names
+from ._links_markup import _NOT_XML, namespaced_names
 from ._links_url import _INVISIBLE, hidden_scheme, url_scheme
 
 __all__ = [
@@ -719,9 +719,6 @@ class _Plan(NamedTuple):
 _SIMPLE_TAG = re.compile(r"[A-Za-z_][A-Za-z0-9_.:\-]*\Z")
 _SIMPLE_ATTRIBUTE = _SIMPLE_TAG
 _SPECIAL = frozenset({"script", "style", "meta"})
-#: Characters lxml refuses in a name it is asked to look up (libxml2's HTML
-#: parser keeps them).
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
 
 
 def odd_attribute_names(node: Any, names: list[Any]) -> set[Any]:
