@@ -112,11 +112,17 @@ def escape_text(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def format_path(path: FieldPath) -> str:
-    """``("sections", 2, "html")`` -> ``"sections[2].html"``, for logs."""
+def format_path(path: FieldPath, indexes: bool = True) -> str:
+    """``("sections", 2, "html")`` -> ``"sections[2].html"``, for logs.
+
+    Without ``indexes``: ``"sections[].html"``, the same for every element.
+    """
     out = str(path[0]) if path else ""
     for key in path[1:]:
-        out += f"[{key}]" if isinstance(key, int) else f".{key}"
+        if isinstance(key, int):
+            out += f"[{key}]" if indexes else "[]"
+        else:
+            out += f".{key}"
     return out
 
 
@@ -400,9 +406,7 @@ class FieldFailures:
         if self._stats is not None:
             self._stats.inc_value("soup/fields_failed")
         shown = format_path(path)
-        key = str(path[0]) + "".join(
-            "[]" if isinstance(k, int) else f".{k}" for k in path[1:]
-        )
+        key = format_path(path, indexes=False)
         first = key not in self._logged
         if first:
             self._logged.add(key)
