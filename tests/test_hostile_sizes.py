@@ -274,6 +274,16 @@ def test_xml_deeper_than_libxml2_builds_is_kept_as_bs4_keeps_it() -> None:
     assert str(soup).count('<d k="v">') == str(theirs).count('<d k="v">') == levels
 
 
+def test_deep_xml_text_is_rebuilt_in_the_encoding_it_was_parsed_in() -> None:
+    # Text is parsed as UTF-8 whatever its declaration says; the rebuild
+    # read it as euc-jp and lost the text after the deep part.
+    deep = "<d>" * 3_000 + "x" + "</d>" * 3_000
+    markup = f'<?xml version="1.0" encoding="euc-jp"?><r>{deep}<t>é漢</t></r>'
+    soup = Soup(markup, "xml")
+    assert not soup.truncated
+    assert soup.find("t").get_text() == "é漢"
+
+
 def test_a_deep_tree_adopted_from_a_selector_says_it_is_truncated() -> None:
     from parsel import Selector
 

@@ -19,6 +19,7 @@ builder gets the same parser's events through a target and has no limit.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from lxml import etree
@@ -163,35 +164,18 @@ class _Builder:
         return self.root
 
 
-def rebuild(native_root: Any, chunks: list[bytes], xml: bool) -> list[str]:
+def rebuild(
+    native_root: Any, chunks: list[bytes], make_parser: Callable[[Any], Any]
+) -> list[str]:
     """Give ``native_root`` (a root stopped at the depth limit) its whole content.
 
-    ``chunks`` are the bytes that were parsed, fed in turn to the same
-    parser with a target.  Returns what could not be rebuilt (empty: the
-    tree is whole now).
+    ``chunks`` are the bytes that were parsed, fed in turn to the parser
+    ``make_parser(target)`` makes: the native parse's, with a target.  In
+    XML that is the push parser (libxml2's pull parser refuses the depth
+    itself).  Returns what could not be rebuilt (empty: the tree is whole now).
     """
     builder: Any = _Builder()  # a ParserTarget for lxml
-    parser: Any
-    if xml:
-        # The push parser: libxml2's pull parser refuses the depth itself.
-        parser = etree.XMLParser(
-            target=builder,
-            recover=True,
-            huge_tree=True,
-            resolve_entities=False,
-            no_network=True,
-            load_dtd=False,
-            strip_cdata=True,
-        )
-    else:
-        parser = etree.HTMLParser(
-            target=builder,
-            recover=True,
-            huge_tree=True,
-            default_doctype=False,
-            no_network=True,
-            encoding="utf-8",
-        )
+    parser = make_parser(builder)
     try:
         for chunk in chunks:
             parser.feed(chunk)

@@ -212,14 +212,19 @@ def _mode_for(features: Any) -> str:
     return modes.pop()  # type: ignore[return-value]
 
 
-def html_parser(encoding: str | None = None) -> etree.HTMLParser:
-    """The HTML parser: recovering, huge trees, and no invented doctype."""
-    return etree.HTMLParser(
+def html_parser(encoding: str | None = None, target: Any = None) -> etree.HTMLParser:
+    """The HTML parser: recovering, huge trees, and no invented doctype.
+
+    ``target``: a parser target to feed instead of building a tree (`_deep`).
+    """
+    # lxml-stubs type a parser with a target apart (CustomTargetParser).
+    return etree.HTMLParser(  # type: ignore[return-value]
         recover=True,
         huge_tree=True,
         default_doctype=False,
         no_network=True,
         encoding=encoding,
+        target=target,
     )
 
 
@@ -237,14 +242,16 @@ def _utf8(text: str) -> tuple[str, bytes]:
         return text, text.encode("utf-8")
 
 
-def xml_parser(encoding: str | None = None) -> etree.XMLParser:
+def xml_parser(encoding: str | None = None, target: Any = None) -> etree.XMLParser:
     """A safe XML parser: recovering, no network, no external entities.
 
-    ``encoding`` overrides the document's declaration (text we encoded).
+    ``encoding`` overrides the document's declaration (text we encoded);
+    ``target``: a parser target to feed instead of building a tree (`_deep`).
     """
     # huge_tree lifts libxml2's depth (256) and 10 MB text limits, as bs4's
     # XML builder has them lifted; entities are still never expanded.
-    return etree.XMLParser(
+    # lxml-stubs type a parser with a target apart (CustomTargetParser).
+    return etree.XMLParser(  # type: ignore[return-value]
         recover=True,
         huge_tree=True,
         resolve_entities=False,
@@ -253,6 +260,7 @@ def xml_parser(encoding: str | None = None) -> etree.XMLParser:
         strip_cdata=True,
         remove_blank_text=False,
         encoding=encoding,
+        target=target,
     )
 
 
@@ -402,7 +410,7 @@ class Soup(Tag):
             if data:
                 parser.feed(data)
             container = parser.close()
-            self._keep_deep(container, data, b"<html><body>")
+            self._keep_deep(container, data, b"<html><body>", "utf-8")
             body = container.find("body")
             self._set_container(body if body is not None else container)
             return
@@ -414,20 +422,24 @@ class Soup(Tag):
             except etree.XMLSyntaxError:
                 root = None
         if root is not None:
-            self._keep_deep(root, data, b"")
+            self._keep_deep(root, data, b"", "utf-8")
         self._set_root(root, markup, parsed_here=True)
         if root is None and markup.strip():
             self._top_trailer = self._rootless_nodes(markup)
 
-    def _keep_deep(self, root: Any, data: bytes, prefix: bytes) -> bool:
+    def _keep_deep(
+        self, root: Any, data: bytes, prefix: bytes, encoding: str | None
+    ) -> bool:
         """Rebuild a tree libxml2 stopped at its depth limit (see `_deep`).
 
-        True if it was stopped there.
+        ``encoding``: the one the native parse was given.  True if it was
+        stopped there.
         """
         if not _deep.depth_capped(root):
             return False
         chunks = [prefix, data] if prefix else [data]
-        problems = _deep.rebuild(root, chunks, self.is_xml)
+        make = xml_parser if self.is_xml else html_parser
+        problems = _deep.rebuild(root, chunks, lambda target: make(encoding, target))
         if problems:
             self._truncate(problems)
         return True
@@ -439,7 +451,8 @@ class Soup(Tag):
         problems: list[str] = []
         if b"<!ENTITY" in data:
             data, problems = expand_internal_entities(data, xml_parser())
-        parser = xml_parser(encoding if forced else None)
+        given = encoding if forced else None  # what the parser is told
+        parser = xml_parser(given)
         root: Any = None
         rebuilt = False
         if data.strip():
@@ -455,7 +468,9 @@ class Soup(Tag):
             log = parser.error_log
             full = len(log) >= _REPORTED_ERRORS
             errors = {e.type for e in log}
-            if (full or _RESOURCE_LIMIT in errors) and self._keep_deep(root, data, b""):
+            if (full or _RESOURCE_LIMIT in errors) and self._keep_deep(
+                root, data, b"", given
+            ):
                 rebuilt = True
             if full or _ATTRIBUTE_REDEFINED in errors:
                 _drop_repeated_attributes(root)
@@ -470,9 +485,7 @@ class Soup(Tag):
         ]
         self._set_root(root, None, parsed_here=True)
         if root is None and data.strip():
-            self._top_trailer = self._rootless_nodes(
-                data, xml=True, encoding=encoding if forced else None
-            )
+            self._top_trailer = self._rootless_nodes(data, xml=True, encoding=given)
         if problems:
             self._truncate(problems)
 
