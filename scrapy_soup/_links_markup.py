@@ -39,6 +39,7 @@ __all__ = [
     "namespaced_names",
     "parse_document",
     "parse_fragment",
+    "parse_markup",
     "remember_parse",
     "remembered_document",
     "remove_top_level",
@@ -368,14 +369,19 @@ def as_html(el: etree._Element) -> Iterator[None]:
         info.system_url = system
 
 
+def parse_markup(text: str, document: bool) -> Target:
+    """Parse *text* as a whole *document* (`parse_document`), else as a fragment."""
+    if document:
+        target = parse_document(text)
+        if target is not None:
+            return target
+    return parse_fragment(text)
+
+
 def target_element(obj: object) -> Target:
     """Find the lxml element behind *obj*; raise TypeError for other kinds."""
     if isinstance(obj, str):
-        if is_document(obj):
-            target = parse_document(obj)
-            if target is not None:
-                return target
-        return parse_fragment(obj)
+        return parse_markup(obj, is_document(obj))
     if isinstance(obj, _ELEMENT):
         return Target(obj, obj)
     if isinstance(obj, _TREE):

@@ -72,8 +72,7 @@ from ._links_markup import (
     as_html,
     document_html,
     is_document,
-    parse_document,
-    parse_fragment,
+    parse_markup,
     remember_parse,
     serialize_fragment,
     set_text,
@@ -575,15 +574,6 @@ def _failed(exc: Exception) -> CleanError:
     )
 
 
-def _parse(text: str, document: bool) -> Target:
-    """The string path's parse: a whole document, or a fragment."""
-    if document:
-        target = parse_document(text)
-        if target is not None:
-            return target
-    return parse_fragment(text)
-
-
 def _write(target: Target, contents: str) -> str:
     """The string path's output: the container's contents, or the whole document."""
     if target.document:
@@ -625,7 +615,7 @@ def _clean_string(
     compiled = _cleaner(get_policy(policy))
     strip_first = strip_first and compiled.strip_first
     document = is_document(text)
-    target = _parse(text, document)
+    target = parse_markup(text, document)
     document = target.document
     el = target.element
     found: list[Any] = []
@@ -653,7 +643,7 @@ def _clean_string(
         result, settled = _write(target, written[0]), written[1]
     if result == text and base_url is None:
         return result
-    again = _parse(result, document)
+    again = parse_markup(result, document)
     with as_html(el), as_html(again.element):
         same = again.document == document and _same_tree(el, again.element, settled)
     if same:
@@ -691,7 +681,7 @@ def _clean_string_rounds(
     document = is_document(text)
 
     def once(markup: str) -> Target:
-        target = _parse(markup, document)
+        target = parse_markup(markup, document)
         clean_element(target.element, policy)
         if target.document:
             clean_top_level(markup, target.element, compiled)
@@ -706,7 +696,7 @@ def _clean_string_rounds(
         target = once(result)
         previous, result = result, _write(target, serialize_fragment(target))
     if base_url is not None:
-        target = _parse(result, document)
+        target = parse_markup(result, document)
         absolutize_element(target.element, base_url, extra_attrs=extra_attrs)
         result = _write(target, serialize_fragment(target))
     return result
