@@ -47,6 +47,7 @@ __all__ = [
     "set_attribute",
     "set_text",
     "target_element",
+    "write_markup",
 ]
 
 # Characters lxml's Python API refuses (XML 1.0 "Char" excludes them) though
@@ -406,7 +407,12 @@ def target_element(obj: object) -> Target:
 def give_back(target: Target) -> Any:
     """Return what the caller gets: a str for str input, else the object itself."""
     if isinstance(target.original, str):
-        if target.document:
-            return document_html(target.element, serialize_fragment(target))
-        return serialize_fragment(target)
+        return write_markup(target, serialize_fragment(target))
     return target.original
+
+
+def write_markup(target: Target, contents: str) -> str:
+    """A string target's output: its container's *contents*, or the whole document."""
+    if target.document:
+        return document_html(target.element, contents)
+    return contents

@@ -70,13 +70,13 @@ from ._links_markup import (
     CleanError,
     Target,
     as_html,
-    document_html,
     is_document,
     parse_markup,
     remember_parse,
     serialize_fragment,
     set_text,
     target_element,
+    write_markup,
 )
 from ._links_url import (
     Base,
@@ -574,13 +574,6 @@ def _failed(exc: Exception) -> CleanError:
     )
 
 
-def _write(target: Target, contents: str) -> str:
-    """The string path's output: the container's contents, or the whole document."""
-    if target.document:
-        return document_html(target.element, contents)
-    return contents
-
-
 def _clean_string(
     text: str,
     policy: CleanPolicy | str | None,
@@ -636,11 +629,11 @@ def _clean_string(
     ):
         return _clean_string(text, policy, base_url, extra_attrs, False)
     if written is None:
-        result = _write(target, contents_html(el, settle=True))
+        result = write_markup(target, contents_html(el, settle=True))
         settled = None
     else:
         # The serialization of the settled tree came with the output.
-        result, settled = _write(target, written[0]), written[1]
+        result, settled = write_markup(target, written[0]), written[1]
     if result == text and base_url is None:
         return result
     again = parse_markup(result, document)
@@ -688,17 +681,17 @@ def _clean_string_rounds(
         return target
 
     target = once(text)
-    result = _write(target, serialize_fragment(target))
+    result = write_markup(target, serialize_fragment(target))
     previous = text
     for _ in range(_MAX_ROUNDS):
         if result == previous:
             break
         target = once(result)
-        previous, result = result, _write(target, serialize_fragment(target))
+        previous, result = result, write_markup(target, serialize_fragment(target))
     if base_url is not None:
         target = parse_markup(result, document)
         absolutize_element(target.element, base_url, extra_attrs=extra_attrs)
-        result = _write(target, serialize_fragment(target))
+        result = write_markup(target, serialize_fragment(target))
     return result
 
 
