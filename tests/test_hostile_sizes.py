@@ -181,6 +181,16 @@ def test_entities_in_elements_and_attributes() -> None:
     assert soup.find("x")["a"] == "x 'q' \u00e9\u20ac y"  # type: ignore[index]
 
 
+def test_entities_of_text_are_read_in_the_encoding_it_was_parsed_in() -> None:
+    # Text is parsed as UTF-8 whatever its declaration says; the entity
+    # pre-pass read the DTD as euc-jp ("\u00e9" became "\u8fbf").
+    declaration = '<?xml version="1.0" encoding="euc-jp"?>'
+    body = "<p>&e;</p>" * 20_000
+    markup = f'{declaration}<!DOCTYPE r [<!ENTITY e "\u00e9{"x" * 100}">]><r>{body}</r>'
+    texts = {p.get_text() for p in Soup(markup, "xml").find_all("p")}
+    assert texts == {"\u00e9" + "x" * 100}
+
+
 def test_entity_references_stay_as_written_in_comments_cdata_and_pis() -> None:
     markup, written = _with_entity("E", "<!-- &e; --><![CDATA[&e;]]><?pi &e;?>&e;")
     written = written.replace("E -->", "&e; -->").replace("[E]", "[&e;]")

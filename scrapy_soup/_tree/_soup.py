@@ -449,9 +449,9 @@ class Soup(Tag):
     ) -> None:
         data = _replace_surrogate_references(data)
         problems: list[str] = []
+        given = encoding if forced else None  # what the parsers are told
         if b"<!ENTITY" in data:
-            data, problems = expand_internal_entities(data, xml_parser())
-        given = encoding if forced else None  # what the parser is told
+            data, problems = expand_internal_entities(data, xml_parser(given))
         parser = xml_parser(given)
         root: Any = None
         rebuilt = False
