@@ -753,15 +753,11 @@ class Soup(Tag):
                 return None
 
         target: Any = Collector()
-        parser: Any = etree.HTMLParser(target=target, recover=True)
-        if xml:
-            parser = etree.XMLParser(
-                target=target,
-                recover=True,
-                resolve_entities=False,
-                no_network=True,
-                encoding=encoding,
-            )
+        parser: Any = (
+            xml_parser(encoding, target)
+            if xml
+            else etree.HTMLParser(target=target, recover=True)
+        )
         parser.feed(markup)
         parser.close()
         return found
