@@ -1,14 +1,17 @@
-"""Workload 3, navigation-heavy work: ``.descendants``, ``.next_sibling`` chains, ``get_text()``.
+"""Workload 3, navigation of a built tree: walks, ``get_text()``, ``find_all(True)``.
 
 The same bs4-API code runs on a scrapy_soup and a bs4 (lxml) soup of each
 real corpus page, parsed beforehand (the rows exclude the parse; the report
-adds the parse row for "including parse").
+adds the parse row for "including parse"): ``.descendants``, ``.next_sibling``
+chains, ``get_text()``, ``find_all(True)`` and ``find_all(string=True)``
+(issue 23's walks).  ``--check`` compares the results with bs4's on every
+page.
 
 The "lxml alone" rows are the floor of any view over lxml: the same walks
 in lxml's own API (its element proxies and text strings, no wrapper, no
-string class), on the tree scrapy_soup parsed.
+string class), on lxml's parse of the page (parsel's tree).
 
-    python benchmarks/bench_navigation.py [--rounds 3] [--quick]
+    python benchmarks/bench_navigation.py [--rounds 3] [--quick] [--check]
 """
 
 from __future__ import annotations
@@ -22,7 +25,8 @@ from typing import Any
 import bs4
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _harness import OURS, Case, parse_bs4, parsed_once, standalone
+from _harness import OURS, Case, parse_bs4, parse_parsel, parsed_once, standalone
+from lxml import etree
 
 import scrapy_soup
 from scrapy_soup import Soup
@@ -30,6 +34,8 @@ from scrapy_soup import Soup
 DESCENDANTS = "3a. walk .descendants"
 SIBLINGS = "3b. .next_sibling chains"
 TEXT = "3c. get_text()"
+TAGS = "3d. find_all(True)"
+STRINGS = "3e. find_all(string=True)"
 ALL = "3. navigation (excl. parse)"
 
 
@@ -55,6 +61,16 @@ def sibling_chains(soup: Any, tag_type: type) -> int:
 def texts(soup: Any) -> tuple[str, str]:
     """The page's text, raw and as ``get_text(" ", strip=True)``."""
     return soup.get_text(), soup.get_text(" ", strip=True)
+
+
+def all_tags(soup: Any) -> list[Any]:
+    """Every tag below the soup."""
+    return soup.find_all(True)
+
+
+def all_strings(soup: Any) -> list[Any]:
+    """Every string below the soup."""
+    return soup.find_all(string=True)
 
 
 def lxml_descendants(root: Any) -> Counter[str | None]:
@@ -97,9 +113,25 @@ def lxml_texts(root: Any) -> tuple[str, str]:
     return "".join(strings), " ".join(t for t in (s.strip() for s in strings) if t)
 
 
+def lxml_tags(root: Any) -> list[Any]:
+    """`all_tags` on the lxml tree: every element (no comment, no PI)."""
+    return list(root.iter(etree.Element))
+
+
+def lxml_strings(root: Any) -> list[str]:
+    """`all_strings` on the lxml tree: each element's text and tail."""
+    out = []
+    for node in root.iter():
+        if node.text and isinstance(node.tag, str):
+            out.append(node.text)
+        if node.tail:
+            out.append(node.tail)
+    return out
+
+
 def _lxml_root(text: str) -> Any:
-    """The lxml tree of scrapy_soup's parse of the page (shared with its cases)."""
-    return parsed_once(Soup, text)._root
+    """lxml's tree of the page, as parsel parses it (public API, no view)."""
+    return parsed_once(parse_parsel, text).root
 
 
 LXML = "lxml alone (floor of a view)"
@@ -132,15 +164,44 @@ def cases() -> list[Case]:
                 _on_parsed(parse, lambda s, t=tag_type: sibling_chains(s, t)),
             ),
             Case(TEXT, name, _on_parsed(parse, texts)),
+            Case(TAGS, name, _on_parsed(parse, all_tags)),
+            Case(STRINGS, name, _on_parsed(parse, all_strings)),
         ]
     out += [
         Case(DESCENDANTS, LXML, _on_parsed(_lxml_root, lxml_descendants)),
         Case(SIBLINGS, LXML, _on_parsed(_lxml_root, lxml_sibling_chains)),
         Case(TEXT, LXML, _on_parsed(_lxml_root, lxml_texts)),
+        Case(TAGS, LXML, _on_parsed(_lxml_root, lxml_tags)),
+        Case(STRINGS, LXML, _on_parsed(_lxml_root, lxml_strings)),
     ]
-    order = [DESCENDANTS, SIBLINGS, TEXT]
+    order = [DESCENDANTS, SIBLINGS, TEXT, TAGS, STRINGS]
     return sorted(out, key=lambda c: order.index(c.workload))
 
 
+def differences(text: str) -> list[str]:
+    """The steps whose result on scrapy_soup differs from bs4's."""
+    ours, theirs = Soup(text), parse_bs4(text)
+    bad = []
+    for step, work in [
+        (DESCENDANTS, walk_descendants),
+        (TEXT, texts),
+        (TAGS, lambda s: [str(tag) for tag in all_tags(s)]),
+        (STRINGS, lambda s: [(type(x).__name__, str(x)) for x in all_strings(s)]),
+    ]:
+        if work(ours) != work(theirs):
+            bad.append(step)
+    if sibling_chains(ours, scrapy_soup.Tag) != sibling_chains(theirs, bs4.Tag):
+        bad.append(SIBLINGS)
+    return bad
+
+
 if __name__ == "__main__":
+    if "--check" in sys.argv:
+        from _corpus import real_pages
+
+        for name, text in real_pages():
+            bad = differences(text)
+            if bad:
+                print(name, bad)
+        raise SystemExit
     standalone(cases, __doc__)
