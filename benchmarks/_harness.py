@@ -111,8 +111,15 @@ def pick_pages(pages: list[tuple[str, str]], quick: bool) -> list[tuple[str, str
     return pages[::4] if quick else pages
 
 
-def standalone(make_cases: Callable[[], list[Case]], doc: str | None) -> None:
-    """Run one workload module on its own: ``python benchmarks/bench_x.py``."""
+def standalone(
+    make_cases: Callable[[], list[Case]],
+    doc: str | None,
+    derive: Callable[[list[Row]], list[Row]] | None = None,
+) -> None:
+    """Run one workload module on its own: ``python benchmarks/bench_x.py``.
+
+    ``derive`` adds rows computed from the measured ones (run.py's sums).
+    """
     import argparse
 
     from _corpus import real_pages
@@ -123,7 +130,8 @@ def standalone(make_cases: Callable[[], list[Case]], doc: str | None) -> None:
     args = parser.parse_args()
     pages = pick_pages(real_pages(), args.quick)
     print(f"{len(pages)} real pages, median of {args.rounds} rounds (seconds)")
-    print_rows(measure(make_cases(), pages, args.rounds))
+    rows = measure(make_cases(), pages, args.rounds)
+    print_rows(rows + (derive(rows) if derive is not None else []))
 
 
 _LAST_PARSE: dict[Any, tuple[str, Any]] = {}

@@ -25,7 +25,16 @@ from typing import Any
 import bs4
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _harness import OURS, Case, parse_bs4, parse_parsel, parsed_once, standalone
+from _harness import (
+    OURS,
+    Case,
+    Row,
+    parse_bs4,
+    parse_parsel,
+    parsed_once,
+    standalone,
+    summed,
+)
 from lxml import etree
 
 import scrapy_soup
@@ -178,6 +187,26 @@ def cases() -> list[Case]:
     return sorted(out, key=lambda c: order.index(c.workload))
 
 
+PARSE = "1. parse"
+
+
+def with_parse() -> list[Case]:
+    """`cases` and the parse of both soups: the standalone run's "incl. parse"."""
+    parse = [
+        Case(PARSE, name, lambda text, p=parse: lambda: p(text))
+        for name, parse, _ in IMPLS
+    ]
+    return parse + cases()
+
+
+def totals(rows: list[Row]) -> list[Row]:
+    """run.py's sums of the steps, without and with the parse."""
+    steps = [DESCENDANTS, SIBLINGS, TEXT, TAGS, STRINGS]
+    out = summed(rows, steps, ALL, "3a + ... + 3e")
+    out += summed(rows + out, [PARSE, ALL], "3. navigation (incl. parse)", "1 + 3")
+    return out
+
+
 def differences(text: str) -> list[str]:
     """The steps whose result on scrapy_soup differs from bs4's."""
     ours, theirs = Soup(text), parse_bs4(text)
@@ -204,4 +233,4 @@ if __name__ == "__main__":
             if bad:
                 print(name, bad)
         raise SystemExit
-    standalone(cases, __doc__)
+    standalone(with_parse, __doc__, totals)
