@@ -78,20 +78,18 @@ from ._tree._strainer import (
     SoupStrainer,
     UnusualUsageWarning,
 )
-from .clean import (
+from .markup import (
     EPUB_POLICY,
     POLICIES,
     STRICT_POLICY,
     CleanError,
     CleanPolicy,
     CleanStats,
+    absolutize_element,
+    absolutize_links,
     clean,
     clean_element,
     get_policy,
-)
-from .links import (
-    absolutize_element,
-    absolutize_links,
 )
 
 if TYPE_CHECKING:

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from lxml import etree
 
 from scrapy_soup import Soup, absolutize_links
-from scrapy_soup.clean import POLICIES, CleanPolicy, clean
+from scrapy_soup.markup.clean import POLICIES, CleanPolicy, clean
 
 NAMES = [
     "{{lazy}}", "{}src", "{a}b", "{http://www.w3.org/1999/xlink}href", "{",

@@ -1,4 +1,4 @@
-"""Tests for scrapy_soup.clean: the policy engine and its safety."""
+"""Tests for scrapy_soup.markup.clean: the policy engine and its safety."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from lxml import etree, html
 
 from scrapy_soup import absolutize_links
-from scrapy_soup.clean import (
+from scrapy_soup.markup.clean import (
     EPUB_POLICY,
     POLICIES,
     SAFE_TAGS,
@@ -593,7 +593,7 @@ def test_corpus_pages(path: Path) -> None:
 # parsing it again; `_clean_string_rounds` is the reference it must agree with
 # (clean, serialize, re-parse and clean again until nothing changes).
 def _reference(text: str, policy: str | None, base_url: str | None = None) -> str:
-    from scrapy_soup.clean import _clean_string_rounds
+    from scrapy_soup.markup.clean import _clean_string_rounds
 
     return _clean_string_rounds(text, policy, base_url, ())
 
@@ -610,8 +610,8 @@ def test_one_parse_path_agrees_with_the_rounds(markup: str, preset: str | None) 
 
 def _assert_url_check_is_the_full_check(value: str) -> None:
     """`url_ok`'s shortcuts give what the full check gives, for every preset and place."""
-    from scrapy_soup._clean_policy import _cleaner
-    from scrapy_soup._links_url import hidden_scheme, url_scheme
+    from scrapy_soup.markup._policy import _cleaner
+    from scrapy_soup.markup._url import hidden_scheme, url_scheme
 
     decoded = htmllib.unescape(value)
     for preset in ("safe", "strict", "epub"):
@@ -690,7 +690,7 @@ def test_trees_the_parser_rebuilds_take_the_slow_path(
 ) -> None:
     import sys
 
-    module = sys.modules["scrapy_soup.clean"]
+    module = sys.modules["scrapy_soup.markup.clean"]
     rounds = module._clean_string_rounds
     slow: list[str] = []
 
@@ -712,7 +712,7 @@ def test_trees_the_parser_rebuilds_take_the_slow_path(
 
 
 def spy_xml_path(
-    monkeypatch: pytest.MonkeyPatch, module_name: str = "scrapy_soup.clean"
+    monkeypatch: pytest.MonkeyPatch, module_name: str = "scrapy_soup.markup.clean"
 ) -> list[bool]:
     """Record, for each string the module writes, whether lxml's serializer wrote it."""
     import sys
@@ -731,7 +731,7 @@ def spy_xml_path(
 
 
 def test_plain_trees_are_written_by_lxml(monkeypatch: pytest.MonkeyPatch) -> None:
-    from scrapy_soup.clean import _clean_string_rounds
+    from scrapy_soup.markup.clean import _clean_string_rounds
 
     calls = spy_xml_path(monkeypatch)
     base = "https://example.com/a/"
@@ -780,7 +780,7 @@ def test_plain_trees_are_written_by_lxml(monkeypatch: pytest.MonkeyPatch) -> Non
 def test_common_attributes_stripped_first_change_nothing(
     policy: CleanPolicy | None,
 ) -> None:
-    from scrapy_soup.clean import _clean_string_rounds
+    from scrapy_soup.markup.clean import _clean_string_rounds
 
     # The string path strips the common names a policy drops everywhere
     # before its walk; the rounds (the reference) never do.
@@ -811,7 +811,7 @@ def test_common_attributes_stripped_first_change_nothing(
     ],
 )
 def test_removed_elements_next_to_refused_characters(text: str) -> None:
-    from scrapy_soup.clean import _clean_string_rounds
+    from scrapy_soup.markup.clean import _clean_string_rounds
 
     # The string path removes elements in C first; the reference joins the
     # tail to the text before through lxml's API, which drops characters it
@@ -837,7 +837,7 @@ _NEIGHBOURS = st.sampled_from(
 def test_removed_elements_next_to_refused_characters_generated(
     pieces: list[str], preset: str | None, base: str | None
 ) -> None:
-    from scrapy_soup.clean import _clean_string_rounds
+    from scrapy_soup.markup.clean import _clean_string_rounds
 
     text = "".join(pieces)
     assert clean(text, preset, base_url=base) == _clean_string_rounds(

@@ -18,8 +18,8 @@ from clean_oracle import assert_inert, find_active
 from lxml import etree
 
 from scrapy_soup import Soup, absolutize_links
-from scrapy_soup._links_markup import is_document
-from scrapy_soup.clean import (
+from scrapy_soup.markup._markup import is_document
+from scrapy_soup.markup.clean import (
     POLICIES,
     AttributeMap,
     CleanError,
@@ -349,7 +349,7 @@ def _broken(*args: Any, **kwargs: Any) -> Any:
 def test_clean_raises_instead_of_returning_markup_it_could_not_clean(
     markup: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    module = importlib.import_module("scrapy_soup.clean")
+    module = importlib.import_module("scrapy_soup.markup.clean")
     monkeypatch.setattr(module, "_clean_tree", _broken)
     for make in (str, lambda m: Soup(m), lambda m: Soup(m, "fragment")):
         with pytest.raises(CleanError, match="could not clean") as info:
@@ -360,7 +360,7 @@ def test_clean_raises_instead_of_returning_markup_it_could_not_clean(
 def test_clean_raises_when_the_rewrite_of_links_fails(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    module = importlib.import_module("scrapy_soup.clean")
+    module = importlib.import_module("scrapy_soup.markup.clean")
     monkeypatch.setattr(module, "absolutize_nodes", _broken)
     monkeypatch.setattr(module, "absolutize_element", _broken)
     with pytest.raises(CleanError):
@@ -372,7 +372,7 @@ def test_clean_raises_when_the_rewrite_of_links_fails(
 def test_absolutize_links_raises_instead_of_returning_markup(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    module = importlib.import_module("scrapy_soup.links")
+    module = importlib.import_module("scrapy_soup.markup.links")
     monkeypatch.setattr(module, "absolutize_element", _broken)
     for markup in ("<a href=x>x</a>", Soup("<a href=x>x</a>", "fragment")):
         with pytest.raises(CleanError, match="could not process"):

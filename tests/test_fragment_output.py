@@ -1,4 +1,4 @@
-"""Tests for scrapy_soup._fragment_output: the string path's serializer.
+"""Tests for scrapy_soup.markup._fragment: the string path's serializer.
 
 It must write exactly what ``str()`` of a fragment soup writes (the soup's
 renderer, bs4's ``decode``), on real pages and on generated markup.
@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from lxml import etree
 
 from scrapy_soup import Soup
-from scrapy_soup._fragment_output import (
+from scrapy_soup._tree import _attrs, _elements
+from scrapy_soup.markup._fragment import (
     CDATA_LIST_ATTRIBUTES,
     PRESERVE_WHITESPACE_TAGS,
     VOID_ELEMENTS,
@@ -25,8 +26,7 @@ from scrapy_soup._fragment_output import (
     needs_settling,
     settle_attributes,
 )
-from scrapy_soup._links_markup import parse_fragment
-from scrapy_soup._tree import _attrs, _elements
+from scrapy_soup.markup._markup import parse_fragment
 
 PAGES = corpus_pages()
 
@@ -206,7 +206,7 @@ def test_xml_path_same_as_the_python_path_generated(pieces: list[str]) -> None:
 def test_corpus_pages_xml_path_once_cleaned(path: Path) -> None:
     import sys
 
-    clean_module = sys.modules["scrapy_soup.clean"]
+    clean_module = sys.modules["scrapy_soup.markup.clean"]
     text = path.read_bytes().decode("utf-8", "replace")
     el = parse_fragment(text).element
     _, plain = clean_module._clean_tree(el, None, None, [], settle=True)

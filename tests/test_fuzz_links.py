@@ -19,7 +19,7 @@ from test_fuzz_clean import documents
 from test_fuzz_output import _RAW_TEXT
 
 from scrapy_soup import Soup, absolutize_links
-from scrapy_soup._links_markup import is_document
+from scrapy_soup.markup._markup import is_document
 
 BASES = st.sampled_from(
     [

@@ -1,4 +1,4 @@
-"""Tests for scrapy_soup.links: absolutize_links / absolutize_element."""
+"""Tests for scrapy_soup.markup.links: absolutize_links / absolutize_element."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from lxml import etree, html
 from w3lib.html import get_base_url
 from w3lib.url import safe_url_string
 
-from scrapy_soup._links_url import (
+from scrapy_soup.markup._url import (
     Base,
     css_url_spans,
     ping_spans,
@@ -23,7 +23,11 @@ from scrapy_soup._links_url import (
     srcset_url_spans,
     url_scheme,
 )
-from scrapy_soup.links import URL_ATTRIBUTES, absolutize_element, absolutize_links
+from scrapy_soup.markup.links import (
+    URL_ATTRIBUTES,
+    absolutize_element,
+    absolutize_links,
+)
 
 PAGE = "https://example.com/dir/page.html?q=1"
 
@@ -538,9 +542,9 @@ def test_after_clean_the_checked_tree_is_written_by_lxml(
     from test_clean import spy_xml_path
 
     from scrapy_soup import clean
-    from scrapy_soup._fragment_output import contents_html
+    from scrapy_soup.markup._fragment import contents_html
 
-    calls = spy_xml_path(monkeypatch, "scrapy_soup._links_markup")
+    calls = spy_xml_path(monkeypatch, "scrapy_soup.markup._markup")
     markup = '<p class=" a  b " title=t>x <a href="b.html" rel=" n  f ">y</a></p>'
     cleaned = clean(markup, "epub")
     # clean() hands its checked parse on, and knows it is plain: the same

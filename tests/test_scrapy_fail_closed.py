@@ -54,8 +54,8 @@ def _run(crawler: Any, item: Any, origin: bool = True) -> Any:
 
 def expected(html: str) -> str:
     """What the pipelines make of ``html``: the pure functions, in order."""
-    from scrapy_soup.clean import clean
-    from scrapy_soup.links import absolutize_links
+    from scrapy_soup.markup.clean import clean
+    from scrapy_soup.markup.links import absolutize_links
 
     return clean(absolutize_links(html, PAGE))
 

@@ -64,8 +64,8 @@ def _report(tmp_path: Path) -> list[dict[str, Any]]:
 
 
 def expected_html(html: str, base_url: str) -> str:
-    from scrapy_soup.clean import clean
-    from scrapy_soup.links import absolutize_links
+    from scrapy_soup.markup.clean import clean
+    from scrapy_soup.markup.links import absolutize_links
 
     return clean(absolutize_links(html, base_url))
 

@@ -58,8 +58,8 @@ def server() -> Iterator[PageServer]:
 
 def expected_html(html: str, base_url: str, **clean_kwargs: Any) -> str:
     """What the pipelines must produce: the pure functions, applied in order."""
-    from scrapy_soup.clean import clean
-    from scrapy_soup.links import absolutize_links
+    from scrapy_soup.markup.clean import clean
+    from scrapy_soup.markup.links import absolutize_links
 
     return clean(absolutize_links(html, base_url), **clean_kwargs)
 
@@ -229,7 +229,7 @@ def test_user_none_disables_cleaning_only(server: PageServer, tmp_path: Path) ->
     result = _crawl(server, tmp_path, {"ITEM_PIPELINES": {CLEAN: None}})
     item = _by_page(result.items)[server.url("/dir/article.html")]
     base = server.url("/dir/article.html")
-    from scrapy_soup.links import absolutize_links
+    from scrapy_soup.markup.links import absolutize_links
 
     html = _article_html(server, "/dir/article.html")
     # AbsoluteLinksPipeline is now the last one: it hands out plain strings.
@@ -256,7 +256,7 @@ CLEAN_SETTINGS: list[dict[str, Any]] = [
 def test_clean_settings_reach_the_policy(
     server: PageServer, tmp_path: Path, settings: dict[str, Any]
 ) -> None:
-    from scrapy_soup.clean import CleanPolicy
+    from scrapy_soup.markup.clean import CleanPolicy
 
     policy = CleanPolicy.from_dict(
         {k: v for k, v in settings.items() if k != "SOUP_CLEAN_POLICY"},

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from scrapy_soup._scrapy._config import Config
     from scrapy_soup._tree._elements import Tag
     from scrapy_soup._tree._soup import Soup
-    from scrapy_soup.clean import CleanPolicy
+    from scrapy_soup.markup.clean import CleanPolicy
 
 __all__ = [
     "absolutize",
@@ -38,7 +38,7 @@ def _element_of(tag: Tag) -> etree._Element:
     """The lxml element under a soup Tag, or the root element of a whole Soup."""
     el: Any = tag._el
     if el is None:
-        # A Soup in "html"/"xml" mode has no element of its own (COMMON.md).
+        # A Soup in "html"/"xml" mode has no element of its own: its root is `_root`.
         el = getattr(tag, "_root", None)
     if not isinstance(el, etree._Element):
         raise TypeError(f"no element behind {type(tag).__name__}")
@@ -76,7 +76,7 @@ def fragment_html(soup: Soup) -> str:
     edit through the soup wrote whitespace bs4 keeps verbatim, which only
     the soup's own output knows about.
     """
-    from scrapy_soup._fragment_output import contents_html
+    from scrapy_soup.markup._fragment import contents_html
 
     el = soup._el
     if soup._mode == "fragment" and not soup._verbatim and el is not None:
@@ -94,7 +94,7 @@ def container_of(soup: Soup) -> etree._Element:
 
 def absolutize(soup: Soup, base_url: str, extra_attributes: tuple[str, ...]) -> int:
     """Make every URL in a fragment soup absolute; return how many were rewritten."""
-    from scrapy_soup.links import absolutize_element
+    from scrapy_soup.markup.links import absolutize_element
 
     return absolutize_element(
         container_of(soup), base_url, extra_attrs=extra_attributes
@@ -108,14 +108,14 @@ def policy_from_config(config: Config) -> CleanPolicy:
     Raises ValueError for an unknown preset or ``SOUP_CLEAN_*`` name, so that
     a typo stops the crawl at start instead of cleaning with the wrong policy.
     """
-    from scrapy_soup.clean import CleanPolicy
+    from scrapy_soup.markup.clean import CleanPolicy
 
     return CleanPolicy.from_dict(config.clean_options, base=config.clean_policy)
 
 
 def clean(soup: Soup, policy: CleanPolicy) -> dict[str, int]:
     """Clean a fragment soup in place; return the counts for the stats."""
-    from scrapy_soup.clean import clean_element
+    from scrapy_soup.markup.clean import clean_element
 
     stats = clean_element(container_of(soup), policy)
     return {
@@ -127,7 +127,7 @@ def clean(soup: Soup, policy: CleanPolicy) -> dict[str, int]:
 
 
 def clean_markup(markup: str, policy: CleanPolicy) -> str:
-    """``scrapy_soup.clean.clean`` of a string (cleaned until it is stable)."""
-    from scrapy_soup.clean import clean as clean_string
+    """``scrapy_soup.markup.clean.clean`` of a string (cleaned until it is stable)."""
+    from scrapy_soup.markup.clean import clean as clean_string
 
     return clean_string(markup, policy)

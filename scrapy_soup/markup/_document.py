@@ -1,4 +1,4 @@
-"""Helpers of `scrapy_soup.clean`: removing nodes, and a whole document's top level.
+"""Helpers of `scrapy_soup.markup.clean`: removing nodes, and a whole document's top level.
 
 A document keeps its ``<html>``, ``<head>`` and ``<body>`` whatever the
 policy (`document_parts`); the comments and processing instructions around
@@ -12,8 +12,8 @@ from typing import Any
 
 from lxml import etree
 
-from ._clean_policy import _Cleaner, _local_tag
-from ._links_markup import remove_top_level, set_text
+from ._markup import remove_top_level, set_text
+from ._policy import _Cleaner, _local_tag
 
 __all__ = [
     "DOCUMENT_PARTS",

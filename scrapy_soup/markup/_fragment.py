@@ -21,9 +21,9 @@ from typing import Any
 
 from lxml import etree
 
-from ._tree._attrs import CDATA_LIST_ATTRIBUTES
-from ._tree._elements import ASCII_SPACES, PRESERVE_WHITESPACE_TAGS, VOID_ELEMENTS
-from ._tree._output import _meta_substitution as _tree_meta_substitution
+from .._tree._attrs import CDATA_LIST_ATTRIBUTES
+from .._tree._elements import ASCII_SPACES, PRESERVE_WHITESPACE_TAGS, VOID_ELEMENTS
+from .._tree._output import _meta_substitution as _tree_meta_substitution
 
 __all__ = [
     "MULTI_VALUED",

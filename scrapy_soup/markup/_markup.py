@@ -11,7 +11,7 @@ them back.
 
 The string path parses as the soup's ``"fragment"`` mode does and
 serializes as ``str()`` of that soup does (bs4's serialization), but
-straight from the lxml tree (`scrapy_soup._fragment_output`): no soup
+straight from the lxml tree (`scrapy_soup.markup._fragment`): no soup
 wrapper is made.  `parse_fragment` and `serialize_fragment` are the one
 place to change that.
 """
@@ -26,8 +26,8 @@ from typing import Any
 
 from lxml import etree
 
-from ._fragment_output import contents_html, contents_html_from_xml
-from ._tree._attrs import lxml_name
+from .._tree._attrs import lxml_name
+from ._fragment import contents_html, contents_html_from_xml
 
 __all__ = [
     "CleanError",

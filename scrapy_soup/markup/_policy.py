@@ -24,9 +24,9 @@ from typing import Any, NamedTuple
 
 from lxml import etree
 
-from ._fragment_output import needs_settling
-from ._links_markup import _NOT_XML, namespaced_names
-from ._links_url import _INVISIBLE, hidden_scheme, url_scheme
+from ._fragment import needs_settling
+from ._markup import _NOT_XML, namespaced_names
+from ._url import _INVISIBLE, hidden_scheme, url_scheme
 
 __all__ = [
     "EPUB_POLICY",

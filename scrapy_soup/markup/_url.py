@@ -1,4 +1,4 @@
-"""URL helpers shared by `scrapy_soup.links` and `scrapy_soup.clean`.
+"""URL helpers shared by `scrapy_soup.markup.links` and `scrapy_soup.markup.clean`.
 
 Everything here works on attribute values as an HTML parser has already
 decoded them (entities resolved), and follows what browsers do with them:

@@ -28,14 +28,33 @@ from typing import Any, TypeVar
 
 from lxml import etree
 
-from ._clean_document import (
+from .._tree._attrs import attribute_items
+from ._document import (
     DOCUMENT_PARTS,
     clean_top_level,
     comment_ok,
     document_parts,
     remove,
 )
-from ._clean_policy import (
+from ._fragment import (
+    MULTI_VALUED,
+    contents_html,
+    contents_html_from_xml,
+    settle_attributes,
+)
+from ._markup import (
+    CleanError,
+    Target,
+    as_html,
+    is_document,
+    parse_markup,
+    remember_parse,
+    serialize_fragment,
+    set_text,
+    target_element,
+    write_markup,
+)
+from ._policy import (
     _DROP,
     _KEEP,
     _NO_SCRIPT,
@@ -60,32 +79,13 @@ from ._clean_policy import (
     get_policy,
     odd_attribute_names,
 )
-from ._fragment_output import (
-    MULTI_VALUED,
-    contents_html,
-    contents_html_from_xml,
-    settle_attributes,
-)
-from ._links_markup import (
-    CleanError,
-    Target,
-    as_html,
-    is_document,
-    parse_markup,
-    remember_parse,
-    serialize_fragment,
-    set_text,
-    target_element,
-    write_markup,
-)
-from ._links_url import (
+from ._url import (
     Base,
     hidden_scheme,
     ping_spans,
     refresh_url_span,
     srcset_url_spans,
 )
-from ._tree._attrs import attribute_items
 from .links import absolutize_element, absolutize_nodes, link_attribute_names
 
 __all__ = [

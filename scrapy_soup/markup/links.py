@@ -20,8 +20,10 @@ from typing import Any, TypeVar
 
 from lxml import etree
 
-from ._fragment_output import MULTI_VALUED
-from ._links_markup import (
+from .._tree._attrs import attribute_items
+from .._tree._soup import Soup
+from ._fragment import MULTI_VALUED
+from ._markup import (
     CleanError,
     give_back,
     is_document,
@@ -31,14 +33,13 @@ from ._links_markup import (
     set_text,
     target_element,
 )
-from ._links_url import (
+from ._url import (
     Base,
     css_url_spans,
     ping_spans,
     refresh_url_span,
     srcset_url_spans,
 )
-from ._tree._attrs import attribute_items
 
 __all__ = [
     "URL_ATTRIBUTES",
@@ -300,7 +301,7 @@ def absolutize_links(
     parsed and written whole, as ``str(Soup(html))``); a soup `Tag`/`Soup`
     or an lxml element is changed in place and returned.  See
     `absolutize_element` for what is rewritten and what is left alone.
-    Raises `scrapy_soup.clean.CleanError` if it cannot finish (it never
+    Raises `scrapy_soup.CleanError` if it cannot finish (it never
     returns the markup unprocessed), ValueError for a bad *base_url*.
 
     >>> absolutize_links(
@@ -318,8 +319,6 @@ def absolutize_links(
     ):
         # A whole document stays whole, its comments and doctype as bs4
         # writes them: the soup of it is the one serializer that knows.
-        from ._tree._soup import Soup
-
         soup = Soup(html_or_tag)
         absolutize_links(soup, base_url, extra_attrs=extra_attrs)
         document: Any = str(soup)

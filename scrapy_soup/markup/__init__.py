@@ -1,0 +1,46 @@
+"""Cleaning and link rewriting: scraped HTML made safe and its links absolute.
+
+The public modules are `clean` (`clean`, `clean_element`, `CleanPolicy` and
+its presets) and `links` (`absolutize_links`, `absolutize_element`); the
+package re-exports their names, as does ``scrapy_soup``.  The private ones
+hold the policy (`_policy`), URL parsing (`_url`), markup in and out
+(`_markup`, and `_fragment`, the fast serializer) and a document's top
+level (`_document`).  No Scrapy import here, and the imports go one way:
+this package reads ``scrapy_soup._tree``; the tree never imports it.
+"""
+
+from __future__ import annotations
+
+from .clean import (
+    EPUB_POLICY,
+    POLICIES,
+    SAFE_ATTRIBUTES,
+    SAFE_TAGS,
+    STRICT_POLICY,
+    AttributeMap,
+    CleanError,
+    CleanPolicy,
+    CleanStats,
+    clean,
+    clean_element,
+    get_policy,
+)
+from .links import URL_ATTRIBUTES, absolutize_element, absolutize_links
+
+__all__ = [
+    "EPUB_POLICY",
+    "POLICIES",
+    "SAFE_ATTRIBUTES",
+    "SAFE_TAGS",
+    "STRICT_POLICY",
+    "URL_ATTRIBUTES",
+    "AttributeMap",
+    "CleanError",
+    "CleanPolicy",
+    "CleanStats",
+    "absolutize_element",
+    "absolutize_links",
+    "clean",
+    "clean_element",
+    "get_policy",
+]
