@@ -536,32 +536,35 @@ def test_corpus_base_fixtures_with_bs4() -> None:
         assert count >= rewritten > 0
 
 
-def test_after_clean_the_checked_tree_is_written_by_lxml(
+def test_clean_and_absolutize_writes_one_tree_by_lxml(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from test_clean import spy_xml_path
 
     from scrapy_soup import clean
     from scrapy_soup.markup._fragment import contents_html
+    from scrapy_soup.markup.clean import clean_and_absolutize
 
-    calls = spy_xml_path(monkeypatch, "scrapy_soup.markup._markup")
+    calls = spy_xml_path(monkeypatch)
     markup = '<p class=" a  b " title=t>x <a href="b.html" rel=" n  f ">y</a></p>'
     cleaned = clean(markup, "epub")
-    # clean() hands its checked parse on, and knows it is plain: the same
+    calls.clear()
+    # One parse for both jobs, and the tree it cleaned is plain: the same
     # text as the Python serializer writes, written by lxml.
     reference = html.fragment_fromstring(cleaned, create_parent="div")
     absolutize_element(reference, PAGE)
-    assert absolutize_links(cleaned, PAGE) == contents_html(reference)
-    assert calls == [True]
+    one_pass = clean_and_absolutize(markup, PAGE, "epub")
+    assert one_pass == absolutize_links(cleaned, PAGE) == contents_html(reference)
+    assert one_pass == clean(markup, "epub", base_url=PAGE)
+    assert calls == [True, True]
     # A link attribute that is also multi-valued: the Python serializer.
     calls.clear()
-    cleaned = clean(markup, "epub")
     reference = html.fragment_fromstring(cleaned, create_parent="div")
     absolutize_element(reference, PAGE, extra_attrs=["rel"])
+    assert clean_and_absolutize(markup, PAGE, "epub", extra_attrs=["rel"]) == (
+        absolutize_links(cleaned, PAGE, extra_attrs=["rel"])
+    )
     assert absolutize_links(cleaned, PAGE, extra_attrs=["rel"]) == (
         contents_html(reference)
     )
-    assert calls == []
-    # A string that clean() did not write: parsed, written by Python.
-    absolutize_links(markup, PAGE)
     assert calls == []

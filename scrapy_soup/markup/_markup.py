@@ -27,7 +27,7 @@ from typing import Any
 from lxml import etree
 
 from .._tree._attrs import lxml_name
-from ._fragment import contents_html, contents_html_from_xml
+from ._fragment import contents_html
 
 __all__ = [
     "CleanError",
@@ -40,8 +40,6 @@ __all__ = [
     "parse_document",
     "parse_fragment",
     "parse_markup",
-    "remember_parse",
-    "remembered_document",
     "remove_top_level",
     "serialize_fragment",
     "set_attribute",
@@ -84,9 +82,9 @@ def set_attribute(node: etree._Element, name: str, value: str) -> None:
 
 def _html_parser() -> etree.HTMLParser:
     """The soup's HTML parser settings, reading UTF-8 (one parser per thread)."""
-    parser: etree.HTMLParser | None = getattr(_LAST, "parser", None)
+    parser: etree.HTMLParser | None = getattr(_PARSERS, "html", None)
     if parser is None:
-        parser = _LAST.parser = etree.HTMLParser(
+        parser = _PARSERS.html = etree.HTMLParser(
             recover=True,
             huge_tree=True,
             default_doctype=False,
@@ -96,8 +94,8 @@ def _html_parser() -> etree.HTMLParser:
     return parser
 
 
-#: Per thread: the last `remember_parse` (text, container), and the parser.
-_LAST = threading.local()
+#: Per thread: the HTML parser (an lxml parser is not shared between threads).
+_PARSERS = threading.local()
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _ELEMENT = etree._Element
 _TREE = etree._ElementTree
@@ -106,21 +104,13 @@ _TREE = etree._ElementTree
 class Target:
     """The lxml element to work on, and how to hand the result back."""
 
-    __slots__ = ("document", "element", "original", "plain")
+    __slots__ = ("document", "element", "original")
 
     def __init__(
-        self,
-        element: etree._Element,
-        original: object,
-        plain: bool = False,
-        document: bool = False,
+        self, element: etree._Element, original: object, document: bool = False
     ) -> None:
         self.element = element
         self.original = original
-        #: The tree is one `contents_html_from_xml` can write (see
-        #: `remember_parse`); whoever changes it more than link values
-        #: change must set this to False.
-        self.plain = plain
         #: A string parsed as a whole document (`parse_document`): the
         #: element is its ``<html>``.
         self.document = document
@@ -147,12 +137,6 @@ def parse_fragment(text: str) -> Target:
     they are), left open, and the body is the container.
     A leading byte order mark stays, as text (bs4's ``html.parser`` keeps it).
     """
-    last = getattr(_LAST, "parse", None)
-    if last is not None and last[0] is text and not last[3]:
-        # `clean` parsed its own output to check it; that tree is this
-        # parse (and is handed out once: the caller changes it).
-        _LAST.parse = None
-        return Target(last[1], text, last[2])
     # One call on UTF-8 bytes: half the time of feeding a str, which lxml
     # hands to libxml2 in Python's internal (often 4-byte) form.  The parser's
     # encoding is fixed, so a <meta charset> in the text changes nothing.
@@ -215,10 +199,6 @@ def parse_document(text: str) -> Target | None:
     element goes to the end of ``<body>``, where browsers put it.  None if
     the document has no element (a doctype alone).
     """
-    last = getattr(_LAST, "parse", None)
-    if last is not None and last[0] is text and last[3]:
-        _LAST.parse = None
-        return Target(last[1], text, last[2], True)
     try:
         data = text.encode("utf-8")
     except UnicodeEncodeError:
@@ -240,7 +220,7 @@ def parse_document(text: str) -> Target | None:
                     set_text(body, False, (body.text or "") + stray.text)
             body.extend(list(stray))
             _take_out(stray)
-    return Target(root, text, False, True)
+    return Target(root, text, True)
 
 
 def _take_out(node: Any) -> None:
@@ -309,12 +289,6 @@ def document_html(root: etree._Element, contents: str) -> str:
     return f"{doctype}{start[: -len(tag) - 3]}{contents}</{tag}>"
 
 
-def remembered_document(text: str) -> bool:
-    """Whether `parse_document` has *text*'s tree from `clean` (`remember_parse`)."""
-    last = getattr(_LAST, "parse", None)
-    return last is not None and last[0] is text and bool(last[3])
-
-
 #: The attributes that really have a namespace (set through lxml or parsed
 #: as XML), as opposed to names the HTML parser kept starting with "{".
 _NAMESPACED_ATTRIBUTES = etree.XPath("@*[namespace-uri() != '']")
@@ -326,25 +300,8 @@ def namespaced_names(node: etree._Element) -> set[str]:
     return {value.attrname for value in found}
 
 
-def remember_parse(text: str, container: etree._Element, plain: bool = False) -> None:
-    """Keep *container*, the fragment parse of *text*, for the next `parse_fragment`.
-
-    ``absolutize_links(clean(html), base)`` then parses once less: `clean`
-    parses its output to check it, and hands that tree on when the same
-    string object comes next.  One tree per thread, dropped by the next parse.
-    *plain*: the tree is settled and plain as `contents_html_from_xml`
-    needs it (`clean`'s output written that way parses back so).
-    """
-    _LAST.parse = (text, container, plain, container.getparent() is None)
-
-
 def serialize_fragment(target: Target) -> str:
     """Serialize the container's contents (not the container) as ``str()`` of a soup."""
-    if target.plain:
-        with as_html(target.element):
-            written = contents_html_from_xml(target.element)
-        if written is not None:
-            return written[0]
     return contents_html(target.element)
 
 

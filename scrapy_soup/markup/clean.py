@@ -48,7 +48,6 @@ from ._markup import (
     as_html,
     is_document,
     parse_markup,
-    remember_parse,
     serialize_fragment,
     set_text,
     target_element,
@@ -542,16 +541,17 @@ def clean(
     """
     compiled = _cleaner(get_policy(policy))
     extra_attrs = tuple(extra_attrs)
+    if isinstance(html_or_tag, str):
+        result: Any = (
+            _clean_only(html_or_tag, compiled.policy)
+            if base_url is None
+            else clean_and_absolutize(
+                html_or_tag, base_url, compiled.policy, extra_attrs=extra_attrs
+            )
+        )
+        return result  # type: ignore[no-any-return]
     if base_url is not None:
         Base(base_url)  # a bad base URL is the caller's error (ValueError)
-    if isinstance(html_or_tag, str):
-        try:
-            result: Any = _clean_string(
-                html_or_tag, compiled.policy, base_url, extra_attrs
-            )
-        except Exception as exc:
-            raise _failed(exc) from exc
-        return result  # type: ignore[no-any-return]
     target = target_element(html_or_tag)
     try:
         for element in target.elements:
@@ -572,6 +572,36 @@ def _failed(exc: Exception) -> CleanError:
         f"clean() could not clean this markup ({type(exc).__name__}: {exc}); "
         "nothing was returned"
     )
+
+
+def _clean_only(text: str, policy: CleanPolicy) -> str:
+    """`clean` of a string without a base URL: fails closed (`_failed`)."""
+    try:
+        return _clean_string(text, policy, None, ())
+    except Exception as exc:
+        raise _failed(exc) from exc
+
+
+def clean_and_absolutize(
+    text: str,
+    base_url: str,
+    policy: CleanPolicy | str | None = None,
+    *,
+    extra_attrs: Iterable[str] = (),
+) -> str:
+    """``absolutize_links(clean(text, policy), base_url)`` on one parse, written once.
+
+    What ``clean(text, policy, base_url=...)`` runs: the links of the tree
+    `_clean_tree` leaves are made absolute before it is written, instead of
+    `absolutize_links` parsing the output again.  Fails closed as `clean`
+    does; a relative *base_url* raises ValueError.
+    """
+    compiled = _cleaner(get_policy(policy))
+    Base(base_url)  # a bad base URL is the caller's error (ValueError)
+    try:
+        return _clean_string(text, compiled.policy, base_url, tuple(extra_attrs))
+    except Exception as exc:
+        raise _failed(exc) from exc
 
 
 def _clean_string(
@@ -640,9 +670,6 @@ def _clean_string(
     with as_html(el), as_html(again.element):
         same = again.document == document and _same_tree(el, again.element, settled)
     if same:
-        # Written from XML, the output parses back to a tree that is plain
-        # too (the same tree): `absolutize_links` can write it so again.
-        remember_parse(result, again.element, settled is not None)
         return result
     return _clean_string_rounds(text, policy, base_url, extra_attrs)
 

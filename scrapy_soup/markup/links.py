@@ -22,13 +22,11 @@ from lxml import etree
 
 from .._tree._attrs import attribute_items
 from .._tree._soup import Soup
-from ._fragment import MULTI_VALUED
 from ._markup import (
     CleanError,
     give_back,
     is_document,
     namespaced_names,
-    remembered_document,
     set_attribute,
     set_text,
     target_element,
@@ -312,11 +310,7 @@ def absolutize_links(
     """
     Base(base_url)  # a bad base URL is the caller's error (ValueError)
     extra_attrs = tuple(extra_attrs)
-    if (
-        isinstance(html_or_tag, str)
-        and is_document(html_or_tag)
-        and not remembered_document(html_or_tag)
-    ):
+    if isinstance(html_or_tag, str) and is_document(html_or_tag):
         # A whole document stays whole, its comments and doctype as bs4
         # writes them: the soup of it is the one serializer that knows.
         soup = Soup(html_or_tag)
@@ -327,9 +321,6 @@ def absolutize_links(
     try:
         for element in target.elements:
             absolutize_element(element, base_url, extra_attrs=extra_attrs)
-        if not MULTI_VALUED.isdisjoint(extra_attrs):
-            # A multi-valued attribute (class) rewritten is no longer settled.
-            target.plain = False
         result: Any = give_back(target)
     except Exception as exc:
         raise CleanError(
