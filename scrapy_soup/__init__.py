@@ -36,41 +36,24 @@ from ._tree._attrs import (
     AttributeValueList,
 )
 from ._tree._css import (
-    CSS,
     SelectorError,
     SelectorSyntaxError,
-)
-from ._tree._elements import (
-    CData,
-    Comment,
-    Declaration,
-    Doctype,
-    NavigableString,
-    PageElement,
-    PreformattedString,
-    ProcessingInstruction,
-    RubyParenthesisString,
-    RubyTextString,
-    Script,
-    Stylesheet,
-    Tag,
-    TemplateString,
-    XMLProcessingInstruction,
 )
 from ._tree._formatter import (
     Formatter,
     HTMLFormatter,
     XMLFormatter,
 )
-from ._tree._soup import (
-    BeautifulSoup,
+from ._tree._node import PageElement
+from ._tree._parse import (
     FeatureNotFound,
     MarkupResemblesLocatorWarning,
     ParserRejectedMarkup,
-    Soup,
     TruncatedDocumentWarning,
     XMLParsedAsHTMLWarning,
 )
+from ._tree._select import CSS
+from ._tree._soup import BeautifulSoup, Soup
 from ._tree._strainer import (
     AttributeResemblesVariableWarning,
     ElementFilter,
@@ -78,6 +61,22 @@ from ._tree._strainer import (
     SoupStrainer,
     UnusualUsageWarning,
 )
+from ._tree._strings import (
+    CData,
+    Comment,
+    Declaration,
+    Doctype,
+    NavigableString,
+    PreformattedString,
+    ProcessingInstruction,
+    RubyParenthesisString,
+    RubyTextString,
+    Script,
+    Stylesheet,
+    TemplateString,
+    XMLProcessingInstruction,
+)
+from ._tree._tag import Tag
 from .markup import (
     EPUB_POLICY,
     POLICIES,

@@ -228,7 +228,7 @@ class SoupRedisSpider(_redis_spider_base()):  # type: ignore[misc]
 
     def parse(self, response: Any, via: Any = None) -> Any:
         from scrapy_soup import SoupHtmlResponse, soup_of
-        from scrapy_soup._tree._elements import Tag
+        from scrapy_soup._tree._tag import Tag
 
         wrapped = isinstance(response, SoupHtmlResponse)
         # soup_of() serves the responses the middleware was told to leave alone.

@@ -7,7 +7,8 @@ from typing import Any
 import bs4
 import pytest
 
-from scrapy_soup._tree._css import SelectorError, SoupSieveTranslator, escape
+from scrapy_soup._tree._css import SelectorError, SoupSieveTranslator
+from scrapy_soup._tree._select import escape
 from scrapy_soup._tree._soup import Soup
 
 DOC = """<html><head><title>T</title></head><body>

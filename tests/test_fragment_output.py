@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from lxml import etree
 
 from scrapy_soup import Soup
-from scrapy_soup._tree import _attrs, _elements
+from scrapy_soup._tree import _attrs, _tables
 from scrapy_soup.markup._fragment import (
     CDATA_LIST_ATTRIBUTES,
     PRESERVE_WHITESPACE_TAGS,
@@ -36,8 +36,8 @@ def _soup_output(text: str) -> str:
 
 
 def test_tables_are_the_trees() -> None:
-    assert VOID_ELEMENTS == _elements.VOID_ELEMENTS
-    assert PRESERVE_WHITESPACE_TAGS == _elements.PRESERVE_WHITESPACE_TAGS
+    assert VOID_ELEMENTS == _tables.VOID_ELEMENTS
+    assert PRESERVE_WHITESPACE_TAGS == _tables.PRESERVE_WHITESPACE_TAGS
     assert CDATA_LIST_ATTRIBUTES == _attrs.CDATA_LIST_ATTRIBUTES
 
 

@@ -22,8 +22,8 @@ import pytest
 from conftest import corpus_pages, corpus_params, read_page
 from lxml import etree
 
+import scrapy_soup as el
 from scrapy_soup import SelectorError
-from scrapy_soup._tree import _elements as el
 from scrapy_soup._tree._soup import Soup
 from scrapy_soup._tree._strainer import SoupStrainer
 
@@ -495,7 +495,7 @@ def _positions_bs4(bs: bs4.BeautifulSoup) -> tuple[Positions, list[Any]]:
 
 
 def _positions_ours(soup: Soup) -> tuple[Positions, list[Any]]:
-    from scrapy_soup._tree._elements import wrap
+    from scrapy_soup._tree._identity import wrap
 
     root = soup._root
     elements = list(root.iter(etree.Element)) if root is not None else []

@@ -447,13 +447,13 @@ def test_tags_pickle_as_detached_copies() -> None:
     ],
 )
 def test_last_html_end_finds_what_the_regex_finds(text: str) -> None:
-    from scrapy_soup._tree._soup import _HTML_END, _last_html_end
+    from scrapy_soup._tree._parse import _HTML_END, last_html_end
 
     for window in (0, 3):
         expected = None
         for expected in _HTML_END.finditer(text, window):  # noqa: B007
             pass
-        found = _last_html_end(text, window)
+        found = last_html_end(text, window)
         assert (found and found.span()) == (expected and expected.span())
 
 

@@ -18,8 +18,8 @@ from lxml import etree
 
 if TYPE_CHECKING:
     from scrapy_soup._scrapy._config import Config
-    from scrapy_soup._tree._elements import Tag
     from scrapy_soup._tree._soup import Soup
+    from scrapy_soup._tree._tag import Tag
     from scrapy_soup.markup.clean import CleanPolicy
 
 __all__ = [

@@ -90,8 +90,10 @@ class _Types:
     def load(cls) -> type[_Types]:
         if not cls.loaded:
             from scrapy_soup._tree._attrs import AttributeValueList, AttrsView
-            from scrapy_soup._tree._elements import NavigableString, PageElement, Tag
+            from scrapy_soup._tree._node import PageElement
             from scrapy_soup._tree._strainer import ResultSet
+            from scrapy_soup._tree._strings import NavigableString
+            from scrapy_soup._tree._tag import Tag
 
             cls.page_element, cls.tag, cls.string = PageElement, Tag, NavigableString
             cls.attrs, cls.attr_list, cls.result_set = (

@@ -34,8 +34,8 @@ if TYPE_CHECKING:
     from scrapy.selector import Selector
     from scrapy.statscollectors import StatsCollector
 
-    from scrapy_soup._tree._elements import Tag
     from scrapy_soup._tree._soup import Soup
+    from scrapy_soup._tree._tag import Tag
 
 logger = logging.getLogger(__name__)
 
@@ -194,7 +194,7 @@ def _build_soup(response: TextResponse) -> Soup:
 
 
 def _is_tag(value: object) -> bool:
-    from scrapy_soup._tree._elements import Tag
+    from scrapy_soup._tree._tag import Tag
 
     return isinstance(value, Tag)
 
@@ -231,7 +231,7 @@ def _count_truncated(response: TextResponse, soup: Soup, stats: StatsCollector) 
     warning would go to stderr, or raise in the callback where warnings are
     errors; the crawl logs it once per page and goes on.
     """
-    from scrapy_soup._tree._soup import TruncatedDocumentWarning
+    from scrapy_soup._tree._parse import TruncatedDocumentWarning
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", TruncatedDocumentWarning)

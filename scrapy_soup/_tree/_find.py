@@ -1,7 +1,7 @@
 """bs4's find_* methods and CSS selection, typed as bs4 4.13+ types them.
 
 The public search API of tags and strings: each method turns its arguments
-into the engine's call (`._search.SearchMixin._find_all`, `._css.CSS`).  The
+into the engine's call (`._search.SearchMixin._find_all`, `._select.CSS`).  The
 overloads give the type a caller gets, as bs4's do: a search with only a
 ``string=`` filter finds strings, any other finds tags.
 """
@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal, overload
 
-from . import _css
+from . import _select
 from ._search import SearchMixin
 
 if TYPE_CHECKING:
-    from ._css import CSS, CompiledSelector
-    from ._elements import NavigableString, PageElement, Tag
+    from ._node import PageElement
+    from ._select import CSS, CompiledSelector
     from ._strainer import (
         FindMethodAttrs,
         FindMethodName,
@@ -24,6 +24,8 @@ if TYPE_CHECKING:
         StrainableAttribute,
         StrainableString,
     )
+    from ._strings import NavigableString
+    from ._tag import Tag
 
 
 class FindMixin(SearchMixin):
@@ -639,7 +641,7 @@ class FindMixin(SearchMixin):
     @property
     def css(self) -> CSS:
         """bs4's CSS interface for this tag: ``select``, ``match``, ``closest``, ..."""
-        return _css.CSS(self)  # type: ignore[arg-type]
+        return _select.CSS(self)  # type: ignore[arg-type]
 
     def select(
         self,

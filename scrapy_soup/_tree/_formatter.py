@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from typing import TypeAlias
 
-    from ._elements import Tag
+    from ._tag import Tag
 
     #: What a ``formatter=`` argument may be, as in bs4: a `Formatter`, the
     #: name of one (``"minimal"``, ``"html"``, ``"html5"``), an entity

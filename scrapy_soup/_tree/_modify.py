@@ -35,7 +35,8 @@ if TYPE_CHECKING:
 
     from typing_extensions import Self
 
-    from ._elements import PageElement, Tag
+    from ._node import PageElement
+    from ._tag import Tag
 
     #: What the insert and replace methods take, as in bs4: a node, or a
     #: ``str`` that becomes a `NavigableString`.
@@ -43,8 +44,10 @@ if TYPE_CHECKING:
 
 from lxml import etree
 
-from . import _elements as _E
+from . import _identity
 from ._attrs import xml_safe
+from ._classes import classes
+from ._slots import add_text, move_mark, set_raw, slot_raw, slot_value
 
 #: Wrappers marked by `decompose`, by id (Tags hash by their markup).
 _DECOMPOSED: dict[int, weakref.ref[Any]] = {}
@@ -56,12 +59,6 @@ _FULL_DOCUMENT_MESSAGE = (
 )
 
 
-def _soup_class() -> type[Any]:
-    from ._soup import Soup
-
-    return Soup
-
-
 #: How many edits could have put an element into a tree or renamed one
 #: (every tag goes through `_prepare` on its way in; `Tag.name`'s setter):
 #: what a soup knows about which tags its tree holds
@@ -70,131 +67,20 @@ TREE_EDITS = [0]
 
 
 # ---------------------------------------------------------------------------
-# slots and string bindings
-
-
-def _slot_raw(owner: Any, is_tail: bool) -> str | None:
-    return owner.tail if is_tail else owner.text  # type: ignore[no-any-return]
-
-
-def _set_raw(
-    owner: Any, is_tail: bool, value: str | None, doc: Any = None
-) -> str | None:
-    """Write a slot; with ``doc``, ``value`` is bs4's value of the new string.
-
-    bs4 collapses a whitespace-only string once, when it parses; a string an
-    edit makes (``"\n" + "\n"``, ``tag.string = "  "``) keeps every
-    character.  The view reads parser text collapsed, so a slot whose new
-    value would not read back as written is listed in ``doc._verbatim``.
-    """
-    if value:
-        value = xml_safe(value)
-    if not value:
-        value = None
-    if is_tail:
-        owner.tail = value
-    else:
-        owner.text = value
-    verbatim = getattr(doc, "_verbatim", None)
-    if verbatim is not None:
-        key = (owner, is_tail)
-        if value and value not in (" ", "\n") and not value.strip(_E.ASCII_SPACES):
-            verbatim.add(key)
-        else:
-            verbatim.discard(key)
-    return value
-
-
-def _move_mark(doc: Any, source: tuple[Any, bool], target: tuple[Any, bool]) -> None:
-    """A slot's raw text moved to another slot: its verbatim mark goes with it."""
-    verbatim = getattr(doc, "_verbatim", None)
-    if verbatim:
-        if source in verbatim:
-            verbatim.discard(source)
-            verbatim.add(target)
-        else:
-            verbatim.discard(target)
-
-
-def _slot_value(owner: Any, is_tail: bool, doc: Any) -> str:
-    """The text of a slot as bs4 holds it (parser whitespace collapsed)."""
-    raw = _slot_raw(owner, is_tail)
-    if not raw:
-        return ""
-    if raw.strip(_E.ASCII_SPACES):
-        return raw
-    verbatim = getattr(doc, "_verbatim", None)
-    if verbatim and (owner, is_tail) in verbatim:
-        return raw
-    parent = owner.getparent() if is_tail else owner
-    return _E.normalize_text(raw, parent, doc is not None and doc.is_xml)
-
-
-def _unbind(string: Any) -> None:
-    """Detach a string object from its slot (the slot itself is not touched)."""
-    owner = string._owner
-    if owner is not None:
-        key = (owner, string._tail)
-        ref = _E._STRING_REFS.get(key)
-        if ref is not None and ref() is string:
-            del _E._STRING_REFS[key]
-    string._owner = None
-    string._tail = False
-    string._raw = None
-
-
-def _bind(string: Any, owner: Any, is_tail: bool, raw: str, doc: Any) -> None:
-    """Make ``string`` the object of slot (owner, is_tail), which holds ``raw``."""
-    _unbind(string)
-    string._owner = owner
-    string._tail = is_tail
-    string._raw = raw
-    string._doc = doc
-    _E.remember_string(owner, is_tail, string)
-
-
-def _forget_slot(owner: Any, is_tail: bool) -> None:
-    """Unbind whatever string object is cached for a slot whose text changes."""
-    ref = _E._STRING_REFS.get((owner, is_tail))
-    if ref is not None:
-        found = ref()
-        if found is not None and found._owner is owner and found._tail == is_tail:
-            _unbind(found)
-        else:
-            _E._STRING_REFS.pop((owner, is_tail), None)
-
-
-def _add_text(
-    owner: Any, is_tail: bool, string: Any, doc: Any, at_end: bool = True
-) -> None:
-    """Put ``string`` at the end (or start) of a slot, joining a text already there."""
-    before = _slot_raw(owner, is_tail)
-    if not before:
-        raw = _set_raw(owner, is_tail, str(string), doc)
-        _forget_slot(owner, is_tail)
-        if raw is not None and raw == str(string):
-            _bind(string, owner, is_tail, raw, doc)
-        return
-    old = _slot_value(owner, is_tail, doc)
-    _forget_slot(owner, is_tail)
-    _set_raw(owner, is_tail, old + string if at_end else string + old, doc)
-
-
-# ---------------------------------------------------------------------------
 # nodes
 
 
 def _is_node(x: Any) -> bool:
     """Whether ``x`` is (or will be) an lxml node: a tag, comment or PI."""
-    if isinstance(x, _E.NavigableString):
+    if isinstance(x, classes.NavigableString):
         return x._el is not None or isinstance(
-            x, (_E.Comment, _E.ProcessingInstruction)
+            x, (classes.Comment, classes.ProcessingInstruction)
         )
     return True
 
 
 def _is_full_document(x: Any) -> bool:
-    return isinstance(x, _soup_class()) and x._el is None
+    return isinstance(x, classes.Soup) and x._el is None
 
 
 def _parent_el(parent: Any) -> Any:
@@ -213,9 +99,9 @@ def _normalize_arg(arg: Any) -> Any:
     """bs4's checks and conversions for a node about to be inserted."""
     if arg is None:
         raise ValueError("Cannot insert None into a tag.")
-    if isinstance(arg, str) and not isinstance(arg, _E.NavigableString):
-        return _E.NavigableString(arg)
-    if not isinstance(arg, _E.PageElement):
+    if isinstance(arg, str) and not isinstance(arg, classes.NavigableString):
+        return classes.NavigableString(arg)
+    if not isinstance(arg, classes.PageElement):
         raise TypeError(
             f"Cannot insert a {type(arg).__name__} into a tag: "
             "give a Tag, a NavigableString or a str"
@@ -232,7 +118,7 @@ def _normalize_arg(arg: Any) -> Any:
 
 def _check_not_ancestor(arg: Any, target_el: Any) -> None:
     """Refuse to put a tag inside itself or inside one of its descendants."""
-    if isinstance(arg, _E.Tag) and not isinstance(arg, _soup_class()):
+    if isinstance(arg, classes.Tag) and not isinstance(arg, classes.Soup):
         el = arg._el
         if el is target_el:
             raise ValueError("Cannot insert a tag into itself.")
@@ -246,23 +132,23 @@ def _prepare(arg: Any, doc: Any) -> Any:
 
     A tag is counted in `TREE_EDITS` (it may be or hold a ``<template>``).
     """
-    if not isinstance(arg, _E.NavigableString):
+    if not isinstance(arg, classes.NavigableString):
         TREE_EDITS[0] += 1
         return arg
     if arg._el is not None:
         return arg
     node: Any
-    if isinstance(arg, _E.Comment):
+    if isinstance(arg, classes.Comment):
         try:
             node = etree.Comment(xml_safe(str(arg)))
         except ValueError as exc:
             raise ValueError(f"lxml cannot hold this comment: {exc}") from exc
-    elif isinstance(arg, _E.ProcessingInstruction):
+    elif isinstance(arg, classes.ProcessingInstruction):
         target, _, rest = str(arg).partition(" ")
-        if isinstance(arg, _E.XMLProcessingInstruction) and rest.endswith("?"):
+        if isinstance(arg, classes.XMLProcessingInstruction) and rest.endswith("?"):
             rest = rest[:-1]
         node = etree.ProcessingInstruction(target, xml_safe(rest) or None)
-    elif isinstance(arg, (_E.CData, _E.Doctype, _E.Declaration)):
+    elif isinstance(arg, (classes.CData, classes.Doctype, classes.Declaration)):
         raise NotImplementedError(
             f"Cannot insert a {type(arg).__name__} inside a tag: lxml keeps "
             "text, comments and processing instructions only"
@@ -272,7 +158,7 @@ def _prepare(arg: Any, doc: Any) -> Any:
     arg._el = node
     arg._doc = doc
     arg._raw = str(arg)
-    _E.remember(node, arg)
+    _identity.remember(node, arg)
     return arg
 
 
@@ -285,11 +171,11 @@ def _adopt(item: Any, doc: Any) -> None:
     if not isinstance(node.tag, str):
         return
     for n in node.iter():
-        wrapper = _E.cached_wrapper(n)
+        wrapper = _identity.cached_wrapper(n)
         if wrapper is not None:
             wrapper._doc = doc
         for is_tail in (False, True):
-            string = _E.cached_string(n, is_tail)
+            string = _identity.cached_string(n, is_tail)
             if string is not None:
                 string._doc = doc
 
@@ -303,29 +189,29 @@ def _remove_node(node: Any, doc: Any) -> None:
         return
     prev = node.getprevious()
     owner, is_tail = (prev, True) if prev is not None else (parent, False)
-    if _slot_raw(owner, is_tail):
-        merged = _slot_value(owner, is_tail, doc) + _slot_value(node, True, doc)
-        _forget_slot(owner, is_tail)
-        _forget_slot(node, True)
+    if slot_raw(owner, is_tail):
+        merged = slot_value(owner, is_tail, doc) + slot_value(node, True, doc)
+        _identity.forget_slot(owner, is_tail)
+        _identity.forget_slot(node, True)
         node.tail = None
         parent.remove(node)
-        _set_raw(owner, is_tail, merged, doc)
-        _set_raw(node, True, None, doc)  # drops its mark
+        set_raw(owner, is_tail, merged, doc)
+        set_raw(node, True, None, doc)  # drops its mark
         return
-    string = _E.cached_string(node, True)
+    string = _identity.cached_string(node, True)
     node.tail = None
     parent.remove(node)
-    _set_raw(owner, is_tail, tail)
-    _move_mark(doc, (node, True), (owner, is_tail))
+    set_raw(owner, is_tail, tail)
+    move_mark(doc, (node, True), (owner, is_tail))
     if string is not None and string._owner is node and string._raw == tail:
-        _bind(string, owner, is_tail, tail, string._doc)
+        _identity.bind_string(string, owner, is_tail, tail, string._doc)
     else:
-        _forget_slot(node, True)
+        _identity.forget_slot(node, True)
 
 
 def _detach(x: Any) -> None:
     """Take ``x`` out of the tree, wherever it is (bs4's ``extract``)."""
-    if isinstance(x, _E.NavigableString) and x._el is None:
+    if isinstance(x, classes.NavigableString) and x._el is None:
         owner = x._owner
         if owner is None:
             doc = x._doc
@@ -333,8 +219,8 @@ def _detach(x: Any) -> None:
                 raise ValueError(_FULL_DOCUMENT_MESSAGE)
             return
         if x._is_live():
-            _set_raw(owner, x._tail, None, x._doc)
-        _unbind(x)
+            set_raw(owner, x._tail, None, x._doc)
+        _identity.unbind_string(x)
         return
     node = x._el
     if node.getparent() is None:
@@ -364,7 +250,7 @@ def _write_back(parent: Any, items: list[Any]) -> None:
     slots: list[list[Any]] = []
     pieces: list[Any] = []
     for item in items:
-        if isinstance(item, _E.NavigableString) and item._el is None:
+        if isinstance(item, classes.NavigableString) and item._el is None:
             pieces.append(item)
         else:
             slots.append(pieces)
@@ -382,7 +268,7 @@ def _write_back(parent: Any, items: list[Any]) -> None:
         if len(group) == 1:
             s = group[0]
             if s._owner is owner and s._tail == is_tail:
-                current = _slot_raw(owner, is_tail)
+                current = slot_raw(owner, is_tail)
                 if current and s._raw == current:
                     raw = current
         kept.append(raw)
@@ -390,11 +276,11 @@ def _write_back(parent: Any, items: list[Any]) -> None:
         id(group[0]) for group, raw in zip(slots, kept, strict=True) if raw is not None
     }
     for owner, is_tail in old_owners:
-        _forget_slot_unless(owner, is_tail, keep_ids)
+        _identity.forget_slot_unless(owner, is_tail, keep_ids)
     for group in slots:
         for s in group:
             if id(s) not in keep_ids:
-                _unbind(s)
+                _identity.unbind_string(s)
     reorder = len(old_nodes) != len(nodes) or any(
         a is not b for a, b in zip(old_nodes, nodes, strict=False)
     )
@@ -407,29 +293,19 @@ def _write_back(parent: Any, items: list[Any]) -> None:
     for (owner, is_tail), group, raw in zip(owners, slots, kept, strict=True):
         if raw is not None:
             if reorder:
-                _set_raw(owner, is_tail, raw)
+                set_raw(owner, is_tail, raw)
             continue
         if not group:
-            _set_raw(owner, is_tail, None, doc)
+            set_raw(owner, is_tail, None, doc)
             continue
         value = "".join(group)
-        written = _set_raw(owner, is_tail, value, doc)
-        _E._STRING_REFS.pop((owner, is_tail), None)
+        written = set_raw(owner, is_tail, value, doc)
+        _identity.drop_slot(owner, is_tail)
         if len(group) == 1 and written is not None and written == str(group[0]):
-            _bind(group[0], owner, is_tail, written, doc)
+            _identity.bind_string(group[0], owner, is_tail, written, doc)
     for item in items:
-        if not (isinstance(item, _E.NavigableString) and item._el is None):
+        if not (isinstance(item, classes.NavigableString) and item._el is None):
             _adopt(item, doc)
-
-
-def _forget_slot_unless(owner: Any, is_tail: bool, keep_ids: set[int]) -> None:
-    ref = _E._STRING_REFS.get((owner, is_tail))
-    if ref is None:
-        return
-    found = ref()
-    if found is not None and id(found) in keep_ids:
-        return
-    _forget_slot(owner, is_tail)
 
 
 def _list_insert(parent: Any, items: list[Any], position: int, arg: Any) -> list[Any]:
@@ -437,7 +313,7 @@ def _list_insert(parent: Any, items: list[Any], position: int, arg: Any) -> list
     arg = _normalize_arg(arg)
     if arg is parent:
         raise ValueError("Cannot insert a tag into itself.")
-    if isinstance(arg, _soup_class()):
+    if isinstance(arg, classes.Soup):
         inserted: list[Any] = []
         for child in list(arg.contents):
             inserted.extend(_list_insert(parent, items, position, child))
@@ -462,7 +338,7 @@ def _list_insert(parent: Any, items: list[Any], position: int, arg: Any) -> list
 
 def _insert_before_node(anchor: Any, arg: Any, doc: Any) -> list[Any]:
     """Put ``arg`` right before the lxml node ``anchor`` (and after the text before it)."""
-    if isinstance(arg, _soup_class()):
+    if isinstance(arg, classes.Soup):
         inserted: list[Any] = []
         for child in list(arg.contents):
             inserted.extend(_insert_before_node(anchor, _normalize_arg(child), doc))
@@ -477,9 +353,9 @@ def _insert_before_node(anchor: Any, arg: Any, doc: Any) -> list[Any]:
         return [arg]
     prev = anchor.getprevious()
     if prev is not None:
-        _add_text(prev, True, arg, doc)
+        add_text(prev, True, arg, doc)
     else:
-        _add_text(anchor.getparent(), False, arg, doc)
+        add_text(anchor.getparent(), False, arg, doc)
     return [arg]
 
 
@@ -489,23 +365,23 @@ def _insert_after_node(anchor: Any, arg: Any, doc: Any) -> Any:
     item = _prepare(arg, doc)
     node = item._el
     tail = anchor.tail
-    string = _E.cached_string(anchor, True) if tail else None
+    string = _identity.cached_string(anchor, True) if tail else None
     anchor.tail = None
     node.tail = None
     anchor.addnext(node)
     if tail:
         node.tail = tail
-        _move_mark(doc, (anchor, True), (node, True))
+        move_mark(doc, (anchor, True), (node, True))
         if string is not None and string._owner is anchor and string._raw == tail:
-            _bind(string, node, True, tail, string._doc)
+            _identity.bind_string(string, node, True, tail, string._doc)
         else:
-            _forget_slot(anchor, True)
+            _identity.forget_slot(anchor, True)
     _adopt(item, doc)
     return node
 
 
 def _require_tag(me: Any, method: str) -> None:
-    if not isinstance(me, _E.Tag):
+    if not isinstance(me, classes.Tag):
         raise AttributeError(
             f"'{type(me).__name__}' object has no attribute '{method}'"
         )
@@ -530,7 +406,7 @@ class ModifyMixin:
         Unlike bs4, taking a node out from between two strings joins them.
         """
         me: Any = self
-        if isinstance(me, _soup_class()):
+        if isinstance(me, classes.Soup):
             return self
         _detach(me)
         return self
@@ -540,18 +416,18 @@ class ModifyMixin:
         me: Any = self
         me.extract()
         _mark_decomposed(me)
-        if isinstance(me, _E.Tag):
+        if isinstance(me, classes.Tag):
             el = me._el
             for n in el.iter():
                 if n is not el:
-                    wrapper = _E.cached_wrapper(n)
+                    wrapper = _identity.cached_wrapper(n)
                     if wrapper is not None:
                         _mark_decomposed(wrapper)
                 for is_tail in (False, True):
-                    string = _E.cached_string(n, is_tail)
+                    string = _identity.cached_string(n, is_tail)
                     if string is not None:
                         _mark_decomposed(string)
-                        _unbind(string)
+                        _identity.unbind_string(string)
             el.clear()
 
     # -- putting in ------------------------------------------------------------
@@ -582,7 +458,7 @@ class ModifyMixin:
         _require_tag(me, "append")
         el = _parent_el(me)
         arg = _normalize_arg(tag)
-        if isinstance(arg, _soup_class()):
+        if isinstance(arg, classes.Soup):
             # (bs4 returns the first node of the soup; this, all of them.)
             return me.insert(len(me), arg)  # type: ignore[no-any-return]
         if arg is me:
@@ -602,9 +478,9 @@ class ModifyMixin:
             return self.insert(len(me), arg)[0]
         _detach(arg)
         if len(el):
-            _add_text(el[-1], True, arg, me._doc)
+            add_text(el[-1], True, arg, me._doc)
         else:
-            _add_text(el, False, arg, me._doc)
+            add_text(el, False, arg, me._doc)
         return arg  # type: ignore[no-any-return]
 
     def extend(self, tags: Iterable[InsertableElement] | Tag) -> list[PageElement]:
@@ -612,9 +488,9 @@ class ModifyMixin:
         me: Any = self
         _require_tag(me, "extend")
         tag_list: Iterable[Any]
-        if isinstance(tags, _E.Tag):
+        if isinstance(tags, classes.Tag):
             tag_list = list(tags.contents)
-        elif isinstance(tags, (_E.PageElement, str)):
+        elif isinstance(tags, (classes.PageElement, str)):
             warnings.warn(
                 "A single non-Tag item was passed into Tag.extend. "
                 "Use Tag.append instead.",
@@ -654,7 +530,7 @@ class ModifyMixin:
         results = []
         try:
             for arg in normalized:
-                if not isinstance(arg, _soup_class()):
+                if not isinstance(arg, classes.Soup):
                     current = _index_in(items, arg)
                     if current is not None:
                         del items[current]
@@ -680,7 +556,7 @@ class ModifyMixin:
         for arg in normalized:
             _check_not_ancestor(arg, target)
         if _is_node(me) and all(
-            _is_node(a) and not isinstance(a, _soup_class()) for a in normalized
+            _is_node(a) and not isinstance(a, classes.Soup) for a in normalized
         ):
             anchor = me._el
             for arg in normalized:
@@ -691,7 +567,7 @@ class ModifyMixin:
         offset = 0
         try:
             for arg in normalized:
-                if not isinstance(arg, _soup_class()):
+                if not isinstance(arg, classes.Soup):
                     current = _index_in(items, arg)
                     if current is not None:
                         del items[current]
@@ -734,7 +610,7 @@ class ModifyMixin:
             assert idx is not None
             del items[idx]
             if not _is_node(me):
-                _unbind(me)
+                _identity.unbind_string(me)
             for k, arg in enumerate(normalized):
                 _list_insert(parent, items, idx + k, arg)
         finally:
@@ -774,7 +650,7 @@ class ModifyMixin:
         items[index : index + 1] = me._contents_list()
         _write_back(parent, items)
         el = me._el
-        _forget_slot(el, False)
+        _identity.forget_slot(el, False)
         el.text = None
         return self
 
@@ -799,10 +675,10 @@ class ModifyMixin:
                 child.decompose()
             return
         el = _parent_el(me)
-        _forget_slot(el, False)
+        _identity.forget_slot(el, False)
         el.text = None
         for child in el:
-            _forget_slot(child, True)
+            _identity.forget_slot(child, True)
             child.tail = None
         del el[:]
 
@@ -813,11 +689,11 @@ class ModifyMixin:
     def _set_string(self, value: str) -> None:
         """``tag.string = value``: the contents become that one string (bs4's setter)."""
         me: Any = self
-        cls = type(value) if isinstance(value, _E.NavigableString) else None
+        cls = type(value) if isinstance(value, classes.NavigableString) else None
         me.clear()
         # bs4's conversion, after the clear as there: bytes are UTF-8, None
         # or a number raise its TypeError and leave the tag empty.
-        me.append((cls or _E.NavigableString)(value))
+        me.append((cls or classes.NavigableString)(value))
 
     # -- copying -------------------------------------------------------------------
     def __copy__(self) -> Self:
@@ -826,7 +702,7 @@ class ModifyMixin:
         el = copy.deepcopy(me._el)
         el.tail = None
         clone = type(me)._wrap(el, me._doc)
-        _E.remember(el, clone)
+        _identity.remember(el, clone)
         return clone  # type: ignore[no-any-return]  # (type(me): Self's class)
 
     def __deepcopy__(self, memo: object) -> Self:
@@ -846,7 +722,7 @@ class ModifyMixin:
     ) -> Tag:
         """A new detached tag of this soup (bs4's ``BeautifulSoup.new_tag``)."""
         me: Any = self
-        if not isinstance(me, _soup_class()):
+        if not isinstance(me, classes.Soup):
             raise AttributeError(
                 f"'{type(me).__name__}' object has no attribute 'new_tag'"
             )
@@ -856,8 +732,8 @@ class ModifyMixin:
             el = etree.Element(qname, nsmap=nsmap)
         except ValueError as exc:
             raise ValueError(f"lxml cannot hold a tag named {name!r}: {exc}") from exc
-        tag = _E.Tag._wrap(el, me)
-        _E.remember(el, tag)
+        tag = classes.Tag._wrap(el, me)
+        _identity.remember(el, tag)
         values = dict(attrs or {})
         values.update(kwattrs)
         if values:

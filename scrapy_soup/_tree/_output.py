@@ -8,46 +8,48 @@ recursion limit.  The pretty-printing state machine is bs4's
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, cast
 
 from lxml import etree
 
 from ._attrs import is_multi_valued, split_value
-from ._elements import (
-    _COMMENT,
-    _PI,
-    ASCII_SPACES,
-    PRESERVE_WHITESPACE_TAGS,
-    VOID_ELEMENTS,
+from ._classes import classes
+from ._formatter import PYTHON_SPECIFIC_ENCODINGS, Formatter, formatter_for_name
+from ._identity import wrap
+from ._strings import (
     Comment,
     NavigableString,
-    PageElement,
+    PreformattedString,
     ProcessingInstruction,
-    Tag,
-    TextContext,
     XMLProcessingInstruction,
-    node_raw_text,
-    normalize_text,
-    text_string,
-    wrap,
 )
-from ._formatter import PYTHON_SPECIFIC_ENCODINGS, Formatter, formatter_for_name
+from ._tables import (
+    ASCII_SPACES,
+    COMMENT_NODE,
+    PI_NODE,
+    PRESERVE_WHITESPACE_TAGS,
+    VOID_ELEMENTS,
+)
+from ._text import TextContext, node_raw_text, normalize_text, text_string
 
 if TYPE_CHECKING:
+    from ._node import PageElement
     from ._soup import Soup
+    from ._tag import Tag
 
 START, END, EMPTY, STRING = 0, 1, 2, 3
 
-_CHARSET_RE = __import__("re").compile(r"((^|;)\s*charset=)([^;]*)", __import__("re").M)
+_CHARSET_RE = re.compile(r"((^|;)\s*charset=)([^;]*)", re.M)
 
 
 def _node_string(node: Any, walk: TextContext) -> tuple[str, type[NavigableString]]:
     """The text and class of a comment / PI / entity node."""
     raw = node_raw_text(node)
-    if isinstance(node, _COMMENT):
+    if isinstance(node, COMMENT_NODE):
         return walk.value(raw), Comment
-    if isinstance(node, _PI):
+    if isinstance(node, PI_NODE):
         return raw, XMLProcessingInstruction if walk.is_xml else ProcessingInstruction
     return raw, NavigableString
 
@@ -155,22 +157,20 @@ def _with_verbatim(
 def _tree_events(
     node: PageElement, contents_only: bool, doc: Soup | None
 ) -> Iterator[tuple[Any, ...]]:
-    from ._soup import Soup
-
     # The tree's own mode: bs4 decides how a tag prints (``<tag/>``) when it
     # builds it, so setting ``soup.is_xml`` later changes only the soup's
     # declaration and formatter.
     is_xml = doc is not None and doc._mode == "xml"
     # bs4's ``self_and_descendants`` leaves out a hidden tag (the document
     # node), so the soup itself yields no events.
-    if isinstance(node, Soup) and node._el is None:
+    if isinstance(node, classes.Soup) and node._el is None:
         for child in node._top_children():
-            if isinstance(child, Tag):
+            if isinstance(child, classes.Tag):
                 yield from _walk_element(child._el, TextContext(is_xml, None), True)
             elif isinstance(child, NavigableString):
                 yield (STRING, str(child), type(child), None, child, None)
         return
-    if isinstance(node, Tag):
+    if isinstance(node, classes.Tag):
         el = node._el
         walk = TextContext(is_xml, el.getparent())
         yield from _walk_element(el, walk, not (contents_only or node.hidden))
@@ -408,13 +408,7 @@ class _Renderer:
         return text_string(owner, is_tail, self.doc) or cls(value)
 
 
-def _preformatted() -> type[NavigableString]:
-    from ._elements import PreformattedString
-
-    return PreformattedString
-
-
-_PREFORMATTED = _preformatted()
+_PREFORMATTED = PreformattedString
 
 
 def render(
@@ -425,13 +419,11 @@ def render(
     contents_only: bool,
 ) -> str:
     """bs4's ``Tag.decode`` over the view."""
-    from ._soup import Soup
-
     doc = node._document()
     is_xml = doc is not None and doc._mode == "xml"
     # The soup's ``is_xml`` (which a user may set) picks the formatter and the
     # declaration; the tree's mode, how each tag prints (see `_tree_events`).
-    declares_xml = bool(node.is_xml) if isinstance(node, Soup) else is_xml
+    declares_xml = bool(node.is_xml) if isinstance(node, classes.Soup) else is_xml
     fmt = formatter_for_name(formatter, declares_xml)
     renderer = _Renderer(fmt, doc, is_xml, eventual_encoding)
     if indent_level is True:
@@ -479,7 +471,7 @@ def render(
             level += 1
         pieces.append(piece)
     out = "".join(pieces)
-    if isinstance(node, Soup) and declares_xml:
+    if isinstance(node, classes.Soup) and declares_xml:
         declared = eventual_encoding
         if eventual_encoding in PYTHON_SPECIFIC_ENCODINGS:
             declared = None
@@ -688,10 +680,10 @@ def structurally_equal(a: Tag, b: Tag) -> bool:
         for p, q in zip(cx, cy, strict=True):
             if p is q:
                 continue
-            if isinstance(p, Tag):
-                if not isinstance(q, Tag):
+            if isinstance(p, classes.Tag):
+                if not isinstance(q, classes.Tag):
                     return False
                 stack.append((p, q))
-            elif isinstance(q, Tag) or p != q:
+            elif isinstance(q, classes.Tag) or p != q:
                 return False
     return True

@@ -5,7 +5,8 @@ from __future__ import annotations
 import copy
 from typing import TYPE_CHECKING, Any
 
-from ._elements import Doctype, NavigableString, Tag
+from ._strings import Doctype, NavigableString
+from ._tag import Tag
 
 if TYPE_CHECKING:
     from ._soup import Soup

@@ -24,18 +24,21 @@ from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
-# _elements imports this module: its names are read when a search runs.
-from . import _elements, _xpath
+from . import _xpath
+from ._classes import classes
+from ._identity import WRAPPER_REFS, wrap, wrap_all
 from ._strainer import (
     AttributeResemblesVariableWarning,
     ElementFilter,
     ResultSet,
     SoupStrainer,
 )
+from ._tables import ASCII_SPACES
+from ._text import text_string
 from ._warn import warn_user
 
 if TYPE_CHECKING:
-    from ._elements import PageElement
+    from ._node import PageElement
 
 #: bs4's direction names -> (the view's generator, results nearest first?)
 _GENERATORS = {
@@ -49,25 +52,8 @@ _GENERATORS = {
 }
 
 
-_SOUP_CLASS: list[type] = []
-
-
-def _soup_class() -> type | None:
-    # Imported on first use (the soup module imports this one); kept, since
-    # every search asks.
-    if _SOUP_CLASS:
-        return _SOUP_CLASS[0]
-    try:
-        from ._soup import Soup
-    except ImportError:  # pragma: no cover - the core lands with the soup module
-        return None
-    _SOUP_CLASS.append(Soup)
-    return Soup
-
-
 def _is_document(node: Any) -> bool:
-    cls = _soup_class()
-    return cls is not None and isinstance(node, cls)
+    return isinstance(node, classes.Soup)
 
 
 class _Plan:
@@ -137,10 +123,10 @@ def _axes_plan(anchor: Any, direction: str) -> _Plan | None:
         if direction == "children":
             return _Plan(root, ("self", "following-sibling") if after else _SELF)
         return _Plan(None, ())  # nothing before, above or beside the document
-    if isinstance(anchor, _elements.Tag):
+    if isinstance(anchor, classes.Tag):
         axes, reverse, doc_last = _TAG_AXES[direction]
         return _Plan(anchor._el, axes, reverse, doc_last)
-    if isinstance(anchor, _elements.NavigableString):
+    if isinstance(anchor, classes.NavigableString):
         node = anchor._el
         if node is not None:  # a comment or PI: an lxml node of its own
             return _node_plan(node, direction)
@@ -307,8 +293,6 @@ def _literal_strings(
     results: list[Any],
 ) -> None:
     """Strings equal to literal rules: XPath finds the (rare) text nodes that hold them."""
-    text_string, wrap = _elements.text_string, _elements.wrap
-
     last_slot: tuple[Any, bool] | None = None
     for node in xpath(item):
         if isinstance(node, str):
@@ -352,12 +336,6 @@ def _walk_strings(
     of an XPath for every text node, which builds a "smart" string and a
     parent proxy for each.
     """
-    ASCII_SPACES, text_string, wrap = (
-        _elements.ASCII_SPACES,
-        _elements.text_string,
-        _elements.wrap,
-    )
-
     preserving = bool(_PRESERVING(top))
     newline = accept("\n")
     space = accept(" ")
@@ -502,12 +480,6 @@ class SearchMixin:
     def _tags_compiled(
         self, direction: str, matcher: SoupStrainer, limit: int | None
     ) -> list[Any] | None:
-        _WRAPPER_REFS, wrap, wrap_all = (
-            _elements._WRAPPER_REFS,
-            _elements.wrap,
-            _elements.wrap_all,
-        )
-
         plan = _axes_plan(self, direction)
         if plan is None:
             return None
@@ -564,7 +536,7 @@ class SearchMixin:
                     def matches_name(tag: Any) -> bool:
                         return bool(function(tag))
 
-                get_wrapper = _WRAPPER_REFS.get
+                get_wrapper = WRAPPER_REFS.get
                 for node in nodes:
                     if guard and node is container:
                         continue
@@ -602,7 +574,7 @@ class SearchMixin:
         whitespace-only strings collapse) and build strings only for matches.
         """
         doc = _document_of(self)
-        if _is_xml(doc) or not isinstance(self, _elements.Tag):
+        if _is_xml(doc) or not isinstance(self, classes.Tag):
             return None
         top: list[Any]
         if _is_document(self):
@@ -610,7 +582,7 @@ class SearchMixin:
                 top = [self._el]
             else:
                 top = [
-                    item._el if isinstance(item, _elements.Tag) else item
+                    item._el if isinstance(item, classes.Tag) else item
                     for item in self.contents
                 ]
         else:
@@ -643,7 +615,7 @@ class SearchMixin:
 
     def _find_by_name(self, name: str) -> Any:
         """The first descendant tag called ``name`` (dot access), or False to take the long way."""
-        if not isinstance(self, _elements.Tag) or getattr(self, "decomposed", False):
+        if not isinstance(self, classes.Tag) or getattr(self, "decomposed", False):
             return False
         plan = _axes_plan(self, "descendants")
         if plan is None or plan.context is None:
@@ -657,7 +629,7 @@ class SearchMixin:
         nodes = _iter_names(tag_plan, plan, 1, doc)
         if nodes is None:
             nodes = _xpath.tag_xpath(tag_plan, plan.axes, 1)(plan.context)
-        return _elements.wrap(nodes[0], doc) if nodes else None
+        return wrap(nodes[0], doc) if nodes else None
 
 
 #: bs4's old method names (camelCase from bs3, ``fetch*``), all deprecated there.

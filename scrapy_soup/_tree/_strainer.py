@@ -15,13 +15,15 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from . import _elements
+from ._classes import classes
 from ._warn import warn_user
 
 if TYPE_CHECKING:
     from typing import TypeAlias
 
-    from ._elements import NavigableString, PageElement, Tag
+    from ._node import PageElement
+    from ._strings import NavigableString
+    from ._tag import Tag
 
     # What a find_* argument may be, as bs4 4.13+ types it (``bs4._typing``).
     #: A tag name, attribute value or string matches a string, bytes, a
@@ -482,7 +484,7 @@ class SoupStrainer(ElementFilter):
         """Whether the node matches this strainer (bs4's ``SoupStrainer.match``)."""
         if not _known_rules and self.includes_everything:
             return True
-        if isinstance(element, _elements.Tag):
+        if isinstance(element, classes.Tag):
             return self.matches_tag(element)
         if not (self.name_rules or self.attribute_rules):
             return self.matches_any_string_rule(element)  # type: ignore[arg-type]

@@ -32,10 +32,12 @@ from typing import TYPE_CHECKING, Any
 from lxml import etree
 
 from ._attrs import CDATA_LIST_ATTRIBUTES, is_multi_valued, split_value
+from ._strainer import SoupStrainer, TagNameMatchRule
+from ._tables import ASCII_SPACES
 
 if TYPE_CHECKING:
-    from ._elements import Tag
     from ._strainer import MatchRule, SoupStrainer
+    from ._tag import Tag
 
 #: Namespace of our XPath extension functions.
 NS = "urn:x-scrapy-soup:search"
@@ -412,8 +414,6 @@ class TagPlan:
         return " or ".join(terms)
 
     def _value_checker(self, rules: Sequence[MatchRule], multi: bool) -> str:
-        from ._strainer import SoupStrainer
-
         match = SoupStrainer._attribute_match
         if multi:
             return self._function(lambda _ctx, v: match(split_value(v), rules))
@@ -483,8 +483,6 @@ def name_plan(name: str, xml: bool) -> TagPlan:
     plan: TagPlan | None = _PLANS.get(key)
     if plan is not None:
         return plan
-    from ._strainer import TagNameMatchRule
-
     plan = TagPlan()
     plan.key = key
     plan._name_group([TagNameMatchRule(string=name)], xml)
@@ -544,8 +542,6 @@ def string_xpath(strainer: SoupStrainer) -> tuple[Any, bool]:
     so such a string equals the view's value exactly when it equals lxml's.
     Otherwise every string node is returned for a Python check.
     """
-    from ._elements import ASCII_SPACES
-
     lits: list[str] = []
     exact = True
     for rule in strainer.string_rules:

@@ -22,8 +22,8 @@ from typing import Any
 from lxml import etree
 
 from .._tree._attrs import CDATA_LIST_ATTRIBUTES
-from .._tree._elements import ASCII_SPACES, PRESERVE_WHITESPACE_TAGS, VOID_ELEMENTS
 from .._tree._output import _meta_substitution as _tree_meta_substitution
+from .._tree._tables import ASCII_SPACES, PRESERVE_WHITESPACE_TAGS, VOID_ELEMENTS
 
 __all__ = [
     "MULTI_VALUED",

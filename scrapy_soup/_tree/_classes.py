@@ -1,0 +1,53 @@
+"""The node classes, for the modules below them.
+
+`Tag` and the string classes inherit the search and editing mixins, so the
+modules of those mixins (and the identity and text helpers under them) sit
+below the classes they create and cannot import them.  Each class module
+registers its classes here when it is imported (`_node`, `_strings`,
+`_tag`, `_soup`); code below reads them at call time, as ``classes.Tag``.
+The package imports every class module, so by the time any function runs,
+all are registered.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # annotations only: the classes import this module
+    from . import _node, _soup, _strings, _tag
+
+
+class NodeClasses:
+    """One attribute per node class, set by the module that defines it."""
+
+    __slots__ = (
+        "CData",
+        "Comment",
+        "Declaration",
+        "Doctype",
+        "NavigableString",
+        "PageElement",
+        "PreformattedString",
+        "ProcessingInstruction",
+        "STRING_CONTAINERS",
+        "Soup",
+        "Tag",
+        "XMLProcessingInstruction",
+    )
+
+    PageElement: type[_node.PageElement]
+    Tag: type[_tag.Tag]
+    Soup: type[_soup.Soup]
+    NavigableString: type[_strings.NavigableString]
+    PreformattedString: type[_strings.PreformattedString]
+    CData: type[_strings.CData]
+    Comment: type[_strings.Comment]
+    Declaration: type[_strings.Declaration]
+    Doctype: type[_strings.Doctype]
+    ProcessingInstruction: type[_strings.ProcessingInstruction]
+    XMLProcessingInstruction: type[_strings.XMLProcessingInstruction]
+    #: The string class of the text inside ``<script>``, ``<style>``, ...
+    STRING_CONTAINERS: dict[str, type[_strings.NavigableString]]
+
+
+classes = NodeClasses()

@@ -1,0 +1,546 @@
+"""The document level of a soup: bs4's top-level children over lxml's tree.
+
+lxml keeps the doctype in ``docinfo`` and comments around the root as the
+root's siblings; bs4 lists all of them as the document's children.
+`DocumentNode` rebuilds bs4's list, emulating what lxml's tree loses:
+libxml2 invents an HTML 4.0 doctype for a page without one, and drops the
+whitespace after ``</html>`` that bs4 keeps.  `Soup` builds on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, cast
+
+from lxml import etree
+
+from ._identity import remember, wrap
+from ._node import PageElement
+from ._parse import (
+    DOCTYPE_IN_SOURCE,
+    END_TAG,
+    FIRST_TAG,
+    LEADING_NODE,
+    LIBXML2_DEFAULT_DOCTYPE,
+    TRAILER_TOKEN,
+    TRAILER_WINDOW,
+    doctype_name,
+    last_html_end,
+    xml_parser,
+)
+from ._strainer import ResultSet
+from ._strings import (
+    Comment,
+    Doctype,
+    NavigableString,
+    ProcessingInstruction,
+    XMLProcessingInstruction,
+)
+from ._tag import Tag
+from ._text import iter_descendants, normalize_text
+
+if TYPE_CHECKING:
+    from ._attrs import AttributeValueList, AttrsView
+    from ._soup import Soup
+
+
+class DocumentNode(Tag):
+    """A tag standing for a whole document: its top level and its state."""
+
+    __slots__ = (
+        "_base_url",
+        "_kept",
+        "_mode",
+        "_pending",
+        "_root",
+        "_template_check",
+        "_top_doctype",
+        "_top_doctype_index",
+        "_top_leader",
+        "_top_trailer",
+        "_truncated",
+        "_verbatim",
+        "declared_html_encoding",
+        "is_xml",
+        "original_encoding",
+    )
+
+    ROOT_TAG_NAME: ClassVar[str] = "[document]"
+
+    _mode: str
+    is_xml: bool
+    original_encoding: str | None
+    declared_html_encoding: str | None
+    _root: Any
+    _top_doctype: Doctype | None
+    _top_doctype_index: int
+    _top_trailer: list[NavigableString | None]
+    #: ``(root, source)`` of an adopted tree whose document level (the
+    #: ``_top_*`` slots) is not worked out yet; None once it is.
+    _pending: tuple[Any, str | None] | None
+    #: Strong references to the wrappers made for this document.  The
+    #: identity maps are weak, so a wrapper nobody holds would die at once
+    #: and the next walk would build it again: holding every wrapper it gave
+    #: out, a second walk is only lookups, as in bs4, where every node object
+    #: lives as long as the tree.  The entries form a reference cycle with
+    #: the soup, which the cyclic garbage collector frees with it.  Keys: an
+    #: lxml node for its wrapper, ``(owner, is_tail)`` for a slot's string.
+    _kept: dict[Any, Any]
+    #: Whether the tree holds a ``<template>`` (CSS selection asks before
+    #: each ``select()``): ``(TREE_EDITS when asked, the root asked about,
+    #: the answer)``, good until an edit could add one (`_select.has_template`).
+    _template_check: tuple[int, Any, bool] | None
+    #: The document's children before the root when a stray end tag comes
+    #: first (then libxml2 reports the whitespace there): strings and the
+    #: doctype, None for the next node lxml kept before the root.  Empty:
+    #: lxml's siblings of the root and ``_doctype_index`` say it all.
+    _top_leader: list[NavigableString | None]
+    #: Text slots ``(element, is_tail)`` an edit wrote: they hold bs4's value
+    #: as it is, where text from the parser is read with whitespace-only
+    #: strings collapsed (bs4 collapses them once, when it parses).
+    _verbatim: set[tuple[Any, bool]]
+
+    @property
+    def _soup(self) -> Soup:
+        """This node as the `Soup` it always is (the class is not used alone)."""
+        return cast("Soup", self)
+
+    def _set_container(self, el: Any) -> None:
+        self._mode = "fragment"
+        self._el = el
+        remember(el, self)
+
+    def _set_root(self, root: Any, source: str | None, parsed_here: bool) -> None:
+        self._root = root
+        if root is None or self.is_xml:
+            if root is not None:
+                self._top_doctype = self._xml_doctype(root)
+            return
+        if not parsed_here:
+            # A tree parsed elsewhere (a Scrapy response's): its document
+            # level is worked out on first use.  Most spiders only search,
+            # and it cost more than the rest of wrapping the tree (the first
+            # ``response.soup`` after ``response.css()``, issue 6).
+            self._pending = (root, source)
+            return
+        self._document_level(root, source, parsed_here)
+
+    def _settle(self) -> None:
+        """Work out the document level of an adopted tree (see `_set_root`)."""
+        pending = self._pending
+        if pending is not None:
+            self._pending = None
+            self._document_level(pending[0], pending[1], parsed_here=False)
+
+    def _document_level(self, root: Any, source: str | None, parsed_here: bool) -> None:
+        """The doctype, and bs4's children before and after the root."""
+        # Where the first start tag is: what comes before is the document
+        # level (doctype, comments, stray end tags).
+        head_end = len(source or "")
+        if source is not None:
+            first_tag = FIRST_TAG.search(source)
+            if first_tag is not None:
+                head_end = first_tag.start()
+        info = root.getroottree().docinfo
+        name, public_id, system_url = (
+            doctype_name(info),
+            info.public_id,
+            info.system_url,
+        )
+        if parsed_here:
+            has_doctype = bool(info.doctype)
+        elif source is not None:
+            has_doctype = DOCTYPE_IN_SOURCE.search(source, 0, head_end) is not None
+            if (
+                has_doctype
+                and (name, public_id, system_url) == LIBXML2_DEFAULT_DOCTYPE
+                and public_id.lower() not in source[:head_end].lower()
+            ):
+                # The parser (parsel's keeps libxml2's default) dropped the
+                # page's doctype after a stray end tag and invented its own:
+                # the leader's events give the page's.
+                has_doctype = False
+        else:
+            # No source at hand: only libxml2's invented doctype is dropped.
+            has_doctype = (name, public_id, system_url) != LIBXML2_DEFAULT_DOCTYPE
+        if has_doctype and info.doctype:
+            self._top_doctype = Doctype._synthetic(  # type: ignore[assignment]
+                Doctype._string_for_name_and_ids(name, public_id, system_url),
+                self._soup,
+            )
+            if source is not None:
+                # Comments (and ``<?...>``, which libxml2 reads as comments)
+                # before the doctype stay before it in bs4's list.
+                found = DOCTYPE_IN_SOURCE.search(source)
+                head = source[: found.start()] if found else ""
+                self._top_doctype_index = len(LEADING_NODE.findall(head))
+        if source is not None:
+            trailer = self._trailer_from(source, head_end)
+            # Each None stands for one of the comments lxml kept last after
+            # the root; when they are not there, libxml2 put them elsewhere
+            # (inside the root, or in a second top-level element).
+            nodes = sum(x is None for x in trailer)
+            last = list(root.itersiblings())[::-1][:nodes]
+            if len(last) == nodes and not any(isinstance(n.tag, str) for n in last):
+                self._top_trailer = trailer
+            self._top_leader = self._leader_from(source, head_end, root)
+
+    def _leader_from(
+        self, source: str, head_end: int, root: Any
+    ) -> list[NavigableString | None]:
+        """bs4's children before the root, when a stray end tag comes first.
+
+        After an end tag with nothing open, libxml2 reports the whitespace
+        before the root (which it otherwise skips) and a doctype its tree
+        drops; bs4 keeps both.  The same events, from lxml's target parser
+        on the text before the first start tag, say where they go.
+        """
+        if END_TAG.search(source, 0, head_end) is None:
+            return []
+        head = source[:head_end]
+        soup = self._soup
+        events: list[str | None] = []
+
+        class Collector:
+            started = False
+
+            def start(self, tag: str, attrib: Any) -> None:
+                self.started = True
+
+            def data(self, text: str) -> None:
+                if self.started:
+                    return
+                if events and isinstance(events[-1], str) and events[-1] != "":
+                    events[-1] += text  # bs4 joins neighbouring data
+                else:
+                    events.append(text)
+
+            def comment(self, text: str) -> None:
+                if not self.started:
+                    events.append(None)
+
+            def pi(self, target: str, data: str | None) -> None:
+                if not self.started:
+                    events.append(None)
+
+            def doctype(self, name: str, pubid: str | None, system: str | None) -> None:
+                if self.started:
+                    return
+                if soup._top_doctype is None:
+                    soup._top_doctype = Doctype._synthetic(  # type: ignore[assignment]
+                        Doctype._string_for_name_and_ids(name, pubid, system), soup
+                    )
+                events.append("")  # the doctype's place
+
+            def close(self) -> None:
+                return None
+
+        collector: Any = Collector()
+        parser = etree.HTMLParser(target=collector, recover=True)
+        try:
+            parser.feed(head)
+            parser.close()
+        except (etree.XMLSyntaxError, UnicodeEncodeError):
+            return []
+        preceding = sum(1 for _ in root.itersiblings(preceding=True))
+        if events.count(None) != preceding:
+            return []  # not the picture lxml's tree gives: keep that one
+        leader: list[NavigableString | None] = []
+        for event in events:
+            if event is None:
+                leader.append(None)
+            elif event == "":
+                if soup._top_doctype is not None:
+                    leader.append(soup._top_doctype)
+            else:
+                value = normalize_text(event, None, False)
+                leader.append(NavigableString._synthetic(value, soup))
+        return leader
+
+    def _xml_doctype(self, root: Any) -> Doctype | None:
+        info = root.getroottree().docinfo
+        if not info.doctype:
+            return None
+        return Doctype._synthetic(  # type: ignore[return-value]
+            Doctype._string_for_name_and_ids(
+                doctype_name(info), info.public_id, info.system_url
+            ),
+            self._soup,
+        )
+
+    def _rootless_nodes(
+        self, markup: str | bytes, xml: bool = False, encoding: str | None = None
+    ) -> list[NavigableString | None]:
+        """The comments and PIs of a document without elements (lxml keeps none).
+
+        ``xml``, ``encoding``: read as XML, as `_parse_xml_bytes` read it.
+        """
+        pi_class = XMLProcessingInstruction if xml else ProcessingInstruction
+
+        found: list[NavigableString | None] = []
+        soup = self._soup
+
+        class Collector:
+            def comment(self, text: str) -> None:
+                value = normalize_text(text, None, False)
+                found.append(Comment._synthetic(value, soup))
+
+            def pi(self, target: str, data: str | None) -> None:
+                found.append(pi_class._synthetic(f"{target} {data or ''}", soup))
+
+            def doctype(self, name: str, pubid: str | None, system: str | None) -> None:
+                soup._top_doctype = Doctype._synthetic(  # type: ignore[assignment]
+                    Doctype._string_for_name_and_ids(name, pubid, system), soup
+                )
+
+            def close(self) -> None:
+                return None
+
+        target: Any = Collector()
+        parser: Any = (
+            xml_parser(encoding, target)
+            if xml
+            else etree.HTMLParser(target=target, recover=True)
+        )
+        parser.feed(markup)
+        parser.close()
+        return found
+
+    def _trailer_from(self, source: str, head_end: int) -> list[NavigableString | None]:
+        """What bs4 keeps after ``</html>``: whitespace strings and comments.
+
+        None stands for the next comment lxml kept as a sibling of the root.
+        Anything else after ``</html>`` went into the tree itself, so the
+        trailer stops there.
+        """
+        # Only the end of the page can hold a trailer: scanning the whole
+        # text for the last </html> would cost more than wrapping the tree.
+        window = len(source) - TRAILER_WINDOW if len(source) > TRAILER_WINDOW else 0
+        end = last_html_end(source, window)
+        if end is None:
+            return []
+        if end.start() < head_end:
+            return []  # a stray </html> before the document started
+        tail = source[end.end() :]
+        items: list[NavigableString | None] = []
+        pos = 0
+        while pos < len(tail):
+            match = TRAILER_TOKEN.match(tail, pos)
+            if match is None:
+                break
+            if match.group(1) is not None:
+                value = "\n" if "\n" in match.group(1) else " "
+                items.append(NavigableString._synthetic(value, self._soup))
+            else:
+                items.append(None)
+            pos = match.end()
+        return items
+
+    # -- the document level ---------------------------------------------------------
+    # Read through these, which work out an adopted tree's document level first.
+    @property
+    def _doctype(self) -> Doctype | None:
+        if self._pending is not None:
+            self._settle()
+        return self._top_doctype
+
+    @property
+    def _doctype_index(self) -> int:
+        if self._pending is not None:
+            self._settle()
+        return self._top_doctype_index
+
+    @property
+    def _trailer(self) -> list[NavigableString | None]:
+        if self._pending is not None:
+            self._settle()
+        return self._top_trailer
+
+    @property
+    def _leader(self) -> list[NavigableString | None]:
+        if self._pending is not None:
+            self._settle()
+        return self._top_leader
+
+    def _top_children(self) -> list[Any]:
+        if self._el is not None:
+            return [*self.children]
+        root = self._root
+        if root is None:
+            orphans = [x for x in self._trailer if x is not None]
+            return [self._doctype, *orphans] if self._doctype is not None else orphans
+        if root.getparent() is not None:
+            return [wrap(root, self._soup)]
+        out: list[Any] = [
+            wrap(n, self._soup)
+            for n in reversed(list(root.itersiblings(preceding=True)))
+        ]
+        if self._leader:
+            it = iter(out)
+            out = [next(it) if x is None else x for x in self._leader]
+        elif self._doctype is not None:
+            out.insert(min(self._doctype_index, len(out)), self._doctype)
+        out.append(wrap(root, self._soup))
+        following = [wrap(n, self._soup) for n in root.itersiblings()]
+        if self._trailer:
+            # The trailer's None stand for the last nodes (checked at build).
+            split = len(following) - sum(x is None for x in self._trailer)
+            out.extend(following[:split])
+            it = iter(following[split:])
+            out.extend(next(it) if x is None else x for x in self._trailer)
+        else:
+            out.extend(following)
+        return out
+
+    def _is_top_level(self, el: Any) -> bool:
+        root = self._root
+        if root is None or self._el is not None:
+            return False
+        if el is root:
+            return True
+        if el.getparent() is not None or root.getparent() is not None:
+            return False
+        # A node taken out of the tree keeps lxml's document (and so its
+        # getroottree()): only the root's real siblings are top level.
+        return any(n is el for n in root.itersiblings(preceding=True)) or any(
+            n is el for n in root.itersiblings()
+        )
+
+    def _is_top_level_string(self, string: NavigableString) -> bool:
+        return (
+            string is self._doctype
+            or any(string is x for x in self._trailer)
+            or any(string is x for x in self._leader)
+        )
+
+    def _top_level_sibling(self, node: Any, delta: int) -> Any:
+        children = self._top_children()
+        for i, child in enumerate(children):
+            if child is node:
+                j = i + delta
+                return children[j] if 0 <= j < len(children) else None
+        return None
+
+    # -- Tag API on the document node ---------------------------------------------
+    @property
+    def name(self) -> str:
+        """Always ``"[document]"``."""
+        return self.ROOT_TAG_NAME
+
+    @name.setter
+    def name(self, value: str) -> None:
+        raise AttributeError("The document node cannot be renamed.")
+
+    # (A plain dict where Tag's is a view: an override mypy flags.)
+    @property  # type: ignore[override]
+    def attrs(self) -> AttrsView | dict[str, str | AttributeValueList]:
+        """The document node has no attributes (a fragment's: its container's)."""
+        if self._el is not None:
+            return super().attrs
+        return {}
+
+    @attrs.setter
+    def attrs(self, value: Mapping[str, object] | None) -> None:
+        raise AttributeError("The document node cannot have attributes.")
+
+    @property
+    def prefix(self) -> str | None:
+        """None: the document node has no prefix."""
+        return None
+
+    @property
+    def namespace(self) -> str | None:
+        """None: the document node has no namespace."""
+        return None
+
+    @property
+    def parent(self) -> Tag | None:
+        """None: the document has no parent."""
+        return None
+
+    @property
+    def next_sibling(self) -> PageElement | None:
+        """None."""
+        return None
+
+    @property
+    def next_element(self) -> PageElement | None:
+        """None: bs4 never links the document node into the element chain."""
+        return None
+
+    @property
+    def previous_sibling(self) -> PageElement | None:
+        """None."""
+        return None
+
+    @property
+    def can_be_empty_element(self) -> bool:
+        """False in HTML (as bs4's document node), True in XML."""
+        return self.is_xml
+
+    @property
+    def is_empty_element(self) -> bool:
+        """Whether the document is empty and may print as an empty element."""
+        return self.is_xml and not self._contents_list()
+
+    @property
+    def sourceline(self) -> int | None:
+        """None."""
+        return None
+
+    @sourceline.setter
+    def sourceline(self, value: int | None) -> None:
+        raise AttributeError("a document has no source line")
+
+    def _contents_list(self) -> list[PageElement]:
+        if self._el is not None:
+            return super()._contents_list()
+        return self._top_children()
+
+    @property
+    def contents(self) -> list[PageElement]:
+        """The top-level nodes: doctype, comments, the root element, ..."""
+        return self._contents_list()
+
+    @property
+    def children(self) -> Iterator[PageElement]:
+        """An iterator over `contents`."""
+        return iter(self._contents_list())
+
+    @property
+    def descendants(self) -> Iterator[PageElement]:
+        """Every node of the document, in document order."""
+        if self._el is not None:
+            return iter_descendants(self._el, self._soup)
+        return self._iter_document()
+
+    def _iter_document(self) -> Iterator[PageElement]:
+        for child in self._top_children():
+            yield child
+            if isinstance(child, Tag):
+                yield from iter_descendants(child._el, self._soup)
+
+    def __len__(self) -> int:
+        return len(self._contents_list())
+
+    # (Type checkers see the inherited signatures, with their overloads.)
+    if not TYPE_CHECKING:
+
+        def find_all_next(self, *args: Any, **kwargs: Any) -> Any:
+            """Nothing: bs4 never links the document node into the element chain."""
+            return ResultSet(None, [])
+
+        def find_next(self, *args: Any, **kwargs: Any) -> Any:
+            """None: bs4 never links the document node into the element chain."""
+            return None
+
+        findAllNext = find_all_next
+        findNext = find_next
+
+    def _set_string(self, value: str) -> None:
+        if self._el is not None:
+            super()._set_string(value)
+            return
+        raise NotImplementedError(
+            "cannot replace the whole document with a string: use a fragment soup"
+        )

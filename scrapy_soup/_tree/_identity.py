@@ -1,0 +1,216 @@
+"""Which wrapper stands for which lxml node: the identity maps.
+
+The same lxml node gives the same `Tag` (or comment, PI) while someone
+holds it, and the same text slot gives the same string while its text is
+unchanged, as in bs4, where a node is one object.  This module owns both
+maps; the other modules go through the functions here, except the hot
+loops of `_text`, which read ``WRAPPER_REFS``/``STRING_REFS`` inline and
+write a `Ref` only for a string they just made.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from ._classes import classes
+from ._tables import COMMENT_NODE, ENTITY_NODE, PI_NODE
+
+if TYPE_CHECKING:
+    from ._soup import Soup
+
+#: Identity maps: lxml node -> wrapper, and (owner, is_tail) -> string.  The
+#: same node gives the same object while someone holds it.  Plain dicts of
+#: weak references, read inline: ``WeakValueDictionary``'s Python-level
+#: methods cost more than the rest of ``wrap()`` together.  An entry holds
+#: the lxml proxy only as long as its wrapper lives.
+
+
+class Ref(weakref.ref):  # type: ignore[type-arg]
+    """A weak reference that knows its key in an identity map.
+
+    ``weakref.KeyedRef`` does the same, but its constructor is Python code
+    and costs four times as much as this subclass, whose ``key`` slot is set
+    after a C-level construction: it is the largest part of `wrap`.
+    """
+
+    __slots__ = ("key",)
+    key: Any
+
+
+def _ref(obj: Any, callback: Any, key: Any) -> Ref:
+    ref = Ref(obj, callback)
+    ref.key = key
+    return ref
+
+
+WRAPPER_REFS: dict[Any, Ref] = {}
+STRING_REFS: dict[tuple[Any, bool], Ref] = {}
+
+
+def _forget_wrapper(ref: Ref) -> None:
+    if WRAPPER_REFS.get(ref.key) is ref:
+        del WRAPPER_REFS[ref.key]
+
+
+def forget_string(ref: Ref) -> None:
+    """The callback of a string's `Ref`: drop its entry when it dies."""
+    if STRING_REFS.get(ref.key) is ref:
+        del STRING_REFS[ref.key]
+
+
+def remember(node: Any, wrapper: Any) -> None:
+    """Make ``wrapper`` the object that `wrap` returns for ``node``."""
+    WRAPPER_REFS[node] = _ref(wrapper, _forget_wrapper, node)
+
+
+def cached_wrapper(node: Any) -> Any:
+    """The live wrapper of ``node``, or None."""
+    ref = WRAPPER_REFS.get(node)
+    return ref() if ref is not None else None
+
+
+def remember_string(owner: Any, is_tail: bool, string: Any) -> None:
+    """Make ``string`` the object read from that slot while its text is unchanged."""
+    key = (owner, is_tail)
+    STRING_REFS[key] = _ref(string, forget_string, key)
+
+
+def cached_string(owner: Any, is_tail: bool) -> Any:
+    """The live string last read from that slot, or None (its text may have changed)."""
+    ref = STRING_REFS.get((owner, is_tail))
+    return ref() if ref is not None else None
+
+
+_new_object = object.__new__
+
+
+def wrap(node: Any, doc: Soup | None) -> Any:
+    """The wrapper of an lxml node: a `Tag`, `Comment` or `ProcessingInstruction`.
+
+    The same node gives the same object while it is referenced (and while
+    ``doc`` lives: see ``Soup._kept``).  The synthetic container of a fragment
+    soup gives the soup itself.
+    """
+    ref = WRAPPER_REFS.get(node)
+    if ref is not None:
+        found = ref()
+        if found is not None:
+            return found
+    wrapper: Any
+    if isinstance(node.tag, str):
+        # Inline Tag._wrap: this is the hottest line of every search.
+        wrapper = _new_object(classes.Tag)
+        wrapper._el = node
+        wrapper._doc = doc
+        wrapper.hidden = False
+    elif isinstance(node, COMMENT_NODE):
+        wrapper = classes.Comment._for_node(node, doc)
+    elif isinstance(node, PI_NODE):
+        wrapper = (
+            classes.XMLProcessingInstruction
+            if doc is not None and doc.is_xml
+            else classes.ProcessingInstruction
+        )._for_node(node, doc)
+    elif isinstance(node, ENTITY_NODE):
+        wrapper = classes.NavigableString._for_node(node, doc)
+    else:  # pragma: no cover - lxml has no other node types in a tree
+        raise TypeError(f"cannot wrap {node!r}")
+    ref = Ref(wrapper, _forget_wrapper)
+    ref.key = node
+    WRAPPER_REFS[node] = ref
+    if doc is not None:
+        doc._kept[node] = wrapper
+    return wrapper
+
+
+def wrap_all(nodes: Iterable[Any], doc: Soup | None) -> list[Any]:
+    """`wrap` of each node, in order: the loop of every search result."""
+    get = WRAPPER_REFS.get
+    refs = WRAPPER_REFS
+    kept = doc._kept if doc is not None else {}
+    tag_class = classes.Tag
+    out: list[Any] = []
+    append = out.append
+    for node in nodes:
+        ref = get(node)
+        if ref is not None:
+            found = ref()
+            if found is not None:
+                append(found)
+                continue
+        if not isinstance(node.tag, str):
+            append(wrap(node, doc))
+            continue
+        # `wrap`'s Tag branch inline: search results are mostly new tags.
+        tag = _new_object(tag_class)
+        tag._el = node
+        tag._doc = doc
+        tag.hidden = False
+        ref = Ref(tag, _forget_wrapper)
+        ref.key = node
+        refs[node] = ref
+        kept[node] = tag
+        append(tag)
+    return out
+
+
+def unbind_string(string: Any) -> None:
+    """Detach a string object from its slot (the slot itself is not touched)."""
+    owner = string._owner
+    if owner is not None:
+        key = (owner, string._tail)
+        ref = STRING_REFS.get(key)
+        if ref is not None and ref() is string:
+            del STRING_REFS[key]
+    string._owner = None
+    string._tail = False
+    string._raw = None
+
+
+def bind_string(string: Any, owner: Any, is_tail: bool, raw: str, doc: Any) -> None:
+    """Make ``string`` the object of slot (owner, is_tail), which holds ``raw``."""
+    unbind_string(string)
+    string._owner = owner
+    string._tail = is_tail
+    string._raw = raw
+    string._doc = doc
+    remember_string(owner, is_tail, string)
+
+
+def forget_slot(owner: Any, is_tail: bool) -> None:
+    """Unbind whatever string object is cached for a slot whose text changes."""
+    ref = STRING_REFS.get((owner, is_tail))
+    if ref is not None:
+        found = ref()
+        if found is not None and found._owner is owner and found._tail == is_tail:
+            unbind_string(found)
+        else:
+            STRING_REFS.pop((owner, is_tail), None)
+
+
+def forget_slot_unless(owner: Any, is_tail: bool, keep_ids: set[int]) -> None:
+    """`forget_slot`, unless the slot's string is one of ``keep_ids``."""
+    ref = STRING_REFS.get((owner, is_tail))
+    if ref is None:
+        return
+    found = ref()
+    if found is not None and id(found) in keep_ids:
+        return
+    forget_slot(owner, is_tail)
+
+
+def drop_slot(owner: Any, is_tail: bool) -> None:
+    """Forget the slot's string without touching the string object."""
+    STRING_REFS.pop((owner, is_tail), None)
+
+
+def live_string(key: tuple[Any, bool], raw: str) -> Any:
+    """The remembered string of a text slot if it still holds ``raw``, else None."""
+    ref = STRING_REFS.get(key)
+    if ref is not None:
+        found = ref()
+        if found is not None and found._raw == raw:
+            return found
+    return None

@@ -1,0 +1,536 @@
+"""`Tag`: an element of the page, a view of one lxml element.
+
+Its name, attributes (see `_attrs`), contents and text are read from the
+element on each call; the search and editing methods come from
+`PageElement`'s mixins, the output from `_output`.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, overload
+
+from lxml import etree
+
+from ._attrs import CDATA_LIST_ATTRIBUTES, AttrsView, delete_attribute
+from ._classes import classes
+from ._identity import remember, wrap
+from ._modify import TREE_EDITS
+from ._node import PageElement, node_next_sibling, node_previous_sibling
+from ._output import iter_strings, main_text_values, render, structurally_equal
+from ._strings import CData, NavigableString
+from ._tables import PRESERVE_WHITESPACE_TAGS, VOID_ELEMENTS
+from ._text import child_nodes, iter_descendants, small_text_values
+
+if TYPE_CHECKING:
+    from ._attrs import AttributeValueList
+    from ._formatter import FormatterOrName
+    from ._node import StringTypes
+    from ._soup import Soup
+
+_D = TypeVar("_D")
+
+_UNIVERSAL_MULTI = CDATA_LIST_ATTRIBUTES["*"]
+#: Every attribute name that is multi-valued on some tag: ``tag["href"]``
+#: returns lxml's value without reading the tag's name.
+_ANY_MULTI = frozenset().union(*CDATA_LIST_ATTRIBUTES.values())
+
+#: Attribute names `Tag.__getattr__` answers with AttributeError instead of
+#: a search: bs4's ``contents``, and the soup-only attributes that the view's
+#: code probes for on any tag (``_namespaces`` is bs4's, which the soup does not record).
+_NOT_TAG_NAMES = frozenset(
+    {
+        "contents", "_kept", "_namespaces", "_root", "_mode", "_verbatim",
+        "_trailer", "_doctype",
+    }
+)  # fmt: skip
+
+
+class Tag(PageElement):
+    """An element of the page, wrapping one lxml element (bs4's ``Tag``)."""
+
+    __slots__ = ("__weakref__", "_doc", "_el", "hidden")
+
+    _el: Any
+    _doc: Soup | None
+    hidden: bool
+
+    #: bs4's default string types for get_text(): not comments, not scripts.
+    MAIN_CONTENT_STRING_TYPES: ClassVar[frozenset[type[NavigableString]]]
+
+    def __init__(
+        self,
+        parser: Soup | None = None,
+        builder: object = None,
+        name: str | None = None,
+        namespace: str | None = None,
+        prefix: str | None = None,
+        attrs: Mapping[str, object] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        if name is None:
+            raise ValueError("No value provided for new tag's name.")
+        qname = f"{{{namespace}}}{name}" if namespace else name
+        self._el = etree.Element(qname)
+        self._doc = parser
+        self.hidden = False
+        remember(self._el, self)
+        if attrs:
+            view = self.attrs
+            for key, value in attrs.items():
+                view[key] = value
+
+    @classmethod
+    def _wrap(cls, el: Any, doc: Soup | None) -> Tag:
+        tag = cls.__new__(cls)
+        tag._el = el
+        tag._doc = doc
+        tag.hidden = False
+        return tag
+
+    def _document(self) -> Soup | None:
+        return self._doc
+
+    # -- identity, name, attributes ------------------------------------------
+    @property
+    def name(self) -> str:
+        """The tag name (the local name; see `prefix` for XML)."""
+        tag: str = self._el.tag
+        if tag[0] == "{":
+            return tag.split("}", 1)[1]
+        return tag
+
+    @name.setter
+    def name(self, value: str) -> None:
+        TREE_EDITS[0] += 1  # (it may become a <template>)
+        tag: str = self._el.tag
+        if tag[0] == "{":
+            self._el.tag = tag.split("}", 1)[0] + "}" + value
+        else:
+            self._el.tag = value
+
+    @property
+    def namespace(self) -> str | None:
+        """The namespace URI (XML), else None."""
+        tag: str = self._el.tag
+        if tag[0] == "{":
+            return tag[1:].split("}", 1)[0]
+        return None
+
+    @property
+    def prefix(self) -> str | None:
+        """The namespace prefix (XML), else None."""
+        return self._el.prefix  # type: ignore[no-any-return]
+
+    @property
+    def attrs(self) -> AttrsView:
+        """The attributes, as a live mapping (writes go to the lxml element)."""
+        return AttrsView(self._el, self._is_xml)
+
+    @attrs.setter
+    def attrs(self, value: Mapping[str, object] | None) -> None:
+        # None empties them (bs4 allows it: its formatter reads no attributes).
+        self._el.attrib.clear()
+        view = self.attrs
+        for key, item in dict(value or {}).items():
+            view[key] = item
+
+    def __getitem__(self, key: str) -> str | AttributeValueList:
+        # The common case without building an `AttrsView`: a str value.
+        # A name starting with "{" is not a namespace to the HTML parser
+        # (`AttrsView`); lxml would read "{}src" as "src".
+        el = self._el
+        if key[:1] == "{":
+            return self.attrs[key]
+        try:
+            value: str | None = el.get(key)
+        except (AttributeError, TypeError, ValueError):  # a soup; odd keys
+            return self.attrs[key]
+        if value is None:
+            raise KeyError(key)
+        if key in _ANY_MULTI and (
+            key in _UNIVERSAL_MULTI or key in CDATA_LIST_ATTRIBUTES.get(el.tag, ())
+        ):
+            return self.attrs[key]  # HTML reads it as a live list (XML: str)
+        return value
+
+    def __setitem__(self, key: str, value: object) -> None:
+        self.attrs[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        # bs4: deleting a missing attribute is not an error.
+        delete_attribute(self._el, key, self._is_xml)
+
+    @overload
+    def get(
+        self, key: str, default: None = None
+    ) -> str | AttributeValueList | None: ...
+    @overload
+    def get(self, key: str, default: _D) -> str | AttributeValueList | _D: ...
+    def get(
+        self, key: str, default: _D | None = None
+    ) -> str | AttributeValueList | _D | None:
+        """The attribute's value, or ``default`` (a list for a multi-valued one in HTML)."""
+        el = self._el
+        if key[:1] == "{":
+            return self.attrs.get(key, default)
+        try:
+            value: str | None = el.get(key)
+        except (AttributeError, TypeError, ValueError):  # a soup; odd keys
+            return self.attrs.get(key, default)
+        if value is None:
+            return default
+        if key in _ANY_MULTI and (
+            key in _UNIVERSAL_MULTI or key in CDATA_LIST_ATTRIBUTES.get(el.tag, ())
+        ):
+            return self.attrs.get(key, default)
+        return value
+
+    def get_attribute_list(
+        self, key: str, default: str | list[str] | None = None
+    ) -> list[str]:
+        """The attribute's value as a list (bs4's method of that name)."""
+        value = self.get(key, default)
+        if value is None:
+            return []
+        if isinstance(value, list):
+            return value
+        return [value]
+
+    def has_attr(self, key: str) -> bool:
+        """Whether the tag has this attribute."""
+        return key in self.attrs
+
+    def has_key(self, key: str) -> bool:
+        """Deprecated alias of `has_attr` (bs3)."""
+        return self.has_attr(key)
+
+    @property
+    def sourceline(self) -> int | None:
+        """The line of the source this tag started on (lxml's ``sourceline``)."""
+        line = self._el.sourceline
+        return line if line else None
+
+    @sourceline.setter
+    def sourceline(self, value: int | None) -> None:
+        # Stored on the lxml node (as bs4 stores it on the tag): copies keep it.
+        self._el.sourceline = value or 0
+
+    @property
+    def sourcepos(self) -> int | None:
+        """Not recorded by lxml: always None."""
+        return None
+
+    @property
+    def known_xml(self) -> bool:
+        """Whether this tag comes from an XML document."""
+        return self._is_xml
+
+    @property
+    def can_be_empty_element(self) -> bool:
+        """Whether the tag renders as ``<tag/>`` when it has no contents."""
+        return self._is_xml or self.name in VOID_ELEMENTS
+
+    @property
+    def is_empty_element(self) -> bool:
+        """A void element with no contents (bs4's definition)."""
+        el = self._el
+        return not el.text and not len(el) and self.can_be_empty_element
+
+    @property
+    def isSelfClosing(self) -> bool:
+        """Deprecated alias of `is_empty_element`."""
+        return self.is_empty_element
+
+    @property
+    def cdata_list_attributes(self) -> dict[str, frozenset[str]] | None:
+        """The multi-valued attribute table in force (None in XML)."""
+        return None if self._is_xml else CDATA_LIST_ATTRIBUTES
+
+    @property
+    def preserve_whitespace_tags(self) -> frozenset[str]:
+        """Tags whose whitespace is kept as is."""
+        return frozenset() if self._is_xml else PRESERVE_WHITESPACE_TAGS
+
+    @property
+    def interesting_string_types(self) -> frozenset[type[NavigableString]]:
+        """The string classes get_text() collects by default in this tag."""
+        if not self._is_xml:
+            cls = classes.STRING_CONTAINERS.get(self.name)
+            if cls is not None:
+                return frozenset({cls})
+        return Tag.MAIN_CONTENT_STRING_TYPES
+
+    # -- navigation ------------------------------------------------------------
+    @property
+    def parent(self) -> Tag | None:
+        el = self._el
+        parent = el.getparent()
+        if parent is not None:
+            return wrap(parent, self._doc)  # type: ignore[no-any-return]
+        doc = self._doc
+        if doc is not None and doc._is_top_level(el):
+            return doc
+        return None
+
+    @property
+    def next_sibling(self) -> PageElement | None:
+        return node_next_sibling(self, self._el)
+
+    @property
+    def previous_sibling(self) -> PageElement | None:
+        return node_previous_sibling(self, self._el)
+
+    def _contents_list(self) -> list[PageElement]:
+        return child_nodes(self._el, self._doc)
+
+    @property
+    def contents(self) -> list[PageElement]:
+        """The children, as a new list (text, tags, comments, in order)."""
+        return child_nodes(self._el, self._doc)
+
+    @property
+    def children(self) -> Iterator[PageElement]:
+        """An iterator over the children."""
+        return iter(child_nodes(self._el, self._doc))
+
+    @property
+    def descendants(self) -> Iterator[PageElement]:
+        """Every node inside this tag, in document order."""
+        return iter_descendants(self._el, self._doc)
+
+    @property
+    def self_and_descendants(self) -> Iterator[PageElement]:
+        """This tag, then `descendants`."""
+        yield self
+        yield from self.descendants
+
+    def childGenerator(self) -> Iterator[PageElement]:
+        """Deprecated alias of `children`."""
+        return self.children
+
+    def recursiveChildGenerator(self) -> Iterator[PageElement]:
+        """Deprecated alias of `descendants`."""
+        return self.descendants
+
+    def __iter__(self) -> Iterator[PageElement]:
+        return self.children
+
+    def __len__(self) -> int:
+        el = self._el
+        count = 1 if el.text else 0
+        for child in el:
+            count += 2 if child.tail else 1
+        return count
+
+    def __contains__(self, x: object) -> bool:
+        return x in self.contents
+
+    def __bool__(self) -> bool:
+        return True
+
+    def index(self, element: PageElement) -> int:
+        """The position of ``element`` among the children (by identity)."""
+        for i, child in enumerate(self.contents):
+            if child is element:
+                return i
+        raise ValueError("Tag.index: element not in tag")
+
+    @property
+    def string(self) -> NavigableString | None:
+        """The single string inside this tag (through one-child tags), else None."""
+        node: Tag = self
+        while True:
+            contents = node._contents_list()
+            if len(contents) != 1:
+                return None
+            child = contents[0]
+            if isinstance(child, NavigableString):
+                return child
+            if not isinstance(child, Tag):  # pragma: no cover
+                return None
+            node = child
+
+    @string.setter
+    def string(self, value: str) -> None:
+        self._set_string(value)
+
+    # -- text ------------------------------------------------------------------
+    def _all_strings(
+        self, strip: bool = False, types: StringTypes = PageElement.default
+    ) -> Iterator[str]:
+        if types is PageElement.default:
+            types = self.interesting_string_types
+        return iter_strings(self, strip, types)
+
+    def get_text(
+        self,
+        separator: str = "",
+        strip: bool = False,
+        types: StringTypes = PageElement.default,
+    ) -> str:
+        """All the text below this tag, joined with ``separator`` (bs4's rules).
+
+        By default that is the strings that are neither comments nor inside
+        ``<script>``/``<style>``/``<template>``/``<rt>``/``<rp>`` (in a tag
+        that is one of those: its own kind of string).
+        """
+        el = self._el
+        doc = self._doc
+        if (
+            types is PageElement.default
+            and el is not None
+            and (doc is None or not (doc.is_xml or doc._verbatim))
+        ):
+            # The main text of a small HTML element (None: a string
+            # container is the element, around it or in it; or it is large).
+            values = small_text_values(el, strip)
+            if values is not None:
+                return separator.join(values)
+        if types is PageElement.default:
+            types = self.interesting_string_types
+        if types is not Tag.MAIN_CONTENT_STRING_TYPES:
+            return separator.join(self._all_strings(strip, types))
+        return separator.join(main_text_values(self, strip))
+
+    getText = get_text
+
+    @property
+    def text(self) -> str:
+        """``get_text()``."""
+        return self.get_text()
+
+    @property
+    def strings(self) -> Iterator[str]:
+        """The strings inside this tag of the interesting types (bs4's rules)."""
+        return self._all_strings()
+
+    # -- comparison, copying ---------------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, Tag):
+            return False
+        return structurally_equal(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+    def __getattr__(self, name: str) -> Tag | None:
+        # bs4 looks for a tag of any other name; our own probes for
+        # attributes only a soup has (``getattr(tag, "_root", None)``) must
+        # not cost a search of the whole tree.
+        if name.startswith("__") or name in _NOT_TAG_NAMES:
+            raise AttributeError(
+                f"'{type(self).__name__}' object has no attribute '{name}'"
+            )
+        if len(name) > 3 and name.endswith("Tag"):
+            warnings.warn(
+                f'.{name} is deprecated, use .find("{name[:-3]}") instead. If you '
+                f'really were looking for a tag called {name}, use .find("{name}")',
+                DeprecationWarning,
+                stacklevel=2,
+            )
+            return self.find(name[:-3])
+        return self.find(name)
+
+    # -- output ------------------------------------------------------------------
+    def decode(
+        self,
+        indent_level: int | None = None,
+        eventual_encoding: str | None = "utf-8",
+        formatter: FormatterOrName = "minimal",
+        iterator: Iterable[PageElement] | None = None,
+    ) -> str:
+        """Render this tag and its contents as a string (bs4's ``decode``)."""
+        return render(
+            self, indent_level, eventual_encoding, formatter, contents_only=False
+        )
+
+    def decode_contents(
+        self,
+        indent_level: int | None = None,
+        eventual_encoding: str | None = "utf-8",
+        formatter: FormatterOrName = "minimal",
+    ) -> str:
+        """Render only the contents (bs4's ``decode_contents``)."""
+        return render(
+            self, indent_level, eventual_encoding, formatter, contents_only=True
+        )
+
+    def encode(
+        self,
+        encoding: str = "utf-8",
+        indent_level: int | None = None,
+        formatter: FormatterOrName = "minimal",
+        errors: str = "xmlcharrefreplace",
+    ) -> bytes:
+        """Render and encode (bs4's ``encode``)."""
+        return self.decode(indent_level, encoding, formatter).encode(encoding, errors)
+
+    def encode_contents(
+        self,
+        indent_level: int | None = None,
+        encoding: str = "utf-8",
+        formatter: FormatterOrName = "minimal",
+    ) -> bytes:
+        """Render and encode only the contents."""
+        return self.decode_contents(indent_level, encoding, formatter).encode(encoding)
+
+    def renderContents(
+        self, encoding: str = "utf-8", prettyPrint: bool = False, indentLevel: int = 0
+    ) -> bytes:
+        """Deprecated bs3 name of `encode_contents`."""
+        return self.encode_contents(indentLevel if prettyPrint else None, encoding)
+
+    @overload
+    def prettify(
+        self, encoding: None = None, formatter: FormatterOrName = "minimal"
+    ) -> str: ...
+    @overload
+    def prettify(
+        self, encoding: str, formatter: FormatterOrName = "minimal"
+    ) -> bytes: ...
+    def prettify(
+        self, encoding: str | None = None, formatter: FormatterOrName = "minimal"
+    ) -> str | bytes:
+        """Render with one tag per line, indented (bs4's ``prettify``)."""
+        if encoding is None:
+            return self.decode(indent_level=0, formatter=formatter)
+        return self.encode(encoding, indent_level=0, formatter=formatter)
+
+    def __repr__(self) -> str:
+        return self.decode()
+
+    __str__ = __repr__
+
+    def __unicode__(self) -> str:
+        return self.decode()
+
+    def __reduce__(self) -> tuple[Any, tuple[str, bool, str | None]]:
+        # lxml elements do not pickle: a pickled Tag comes back as a detached
+        # copy of itself (its markup re-parsed), which is what Scrapy's
+        # serializers (disk queues, scrapy-redis) need of an item's value.
+        # The base URL goes with it: the link pipeline resolves against it.
+        doc = self._doc
+        base_url = doc.base_url if doc is not None else None
+        return (
+            _unpickle_tag,
+            (self.decode(eventual_encoding=None), self._is_xml, base_url),
+        )
+
+
+def _unpickle_tag(markup: str, is_xml: bool, base_url: str | None = None) -> Any:
+    soup = classes.Soup(markup, "xml" if is_xml else "fragment", base_url=base_url)
+    for child in soup.contents:
+        if isinstance(child, Tag):
+            return child
+    return soup  # pragma: no cover - markup of a Tag always holds one
+
+
+Tag.MAIN_CONTENT_STRING_TYPES = frozenset({NavigableString, CData})
+classes.Tag = Tag

@@ -1,0 +1,345 @@
+"""The strings of the tree: lxml's text slots read as bs4's strings.
+
+lxml keeps text in an element's ``.text`` and ``.tail``; bs4 has string
+nodes, whitespace-only ones collapsed and of a class (`Script`,
+`Stylesheet`, ...) set by the tags around them.  The functions here make
+those strings, remember them in `_identity`'s maps, and walk an element's
+contents and descendants as bs4 lists them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from ._classes import classes
+from ._identity import STRING_REFS, WRAPPER_REFS, Ref, forget_string, wrap
+from ._tables import ASCII_SPACES, PI_NODE, PRESERVE_WHITESPACE_TAGS, TEXT_CONTEXT_TAGS
+
+if TYPE_CHECKING:
+    from ._soup import Soup
+    from ._strings import NavigableString
+
+
+_new_str = str.__new__
+
+
+def node_raw_text(node: Any) -> str:
+    """The text of a comment, PI or entity node as bs4 holds it.
+
+    bs4's lxml builder makes a processing instruction's string of
+    ``target + " " + data``.
+    """
+    text = node.text or ""
+    if isinstance(node, PI_NODE):
+        return f"{node.target} {text}"
+    return text
+
+
+def string_class_for(parent: Any) -> type[NavigableString]:
+    """The string class bs4 gives text whose parent element is ``parent``.
+
+    bs4 keeps a stack of the open ``<script>``, ``<style>``, ``<template>``,
+    ``<rt>`` and ``<rp>`` tags and uses the innermost one's class.
+    """
+    if parent is None:
+        return classes.NavigableString
+    tag = parent.tag
+    cls = classes.STRING_CONTAINERS.get(tag) if isinstance(tag, str) else None
+    if cls is not None:
+        return cls
+    for ancestor in parent.iterancestors(*classes.STRING_CONTAINERS):
+        return classes.STRING_CONTAINERS[ancestor.tag]
+    return classes.NavigableString
+
+
+def normalize_text(raw: str, parent: Any, is_xml: bool) -> str:
+    """What bs4 makes of a text node: whitespace-only strings collapse.
+
+    bs4 turns a string of only ASCII whitespace into "\\n" (if it holds one)
+    or " ", unless it is inside ``<pre>``/``<textarea>`` (HTML only).
+    """
+    if raw.strip(ASCII_SPACES):
+        return raw
+    if not is_xml and parent is not None:
+        if parent.tag in PRESERVE_WHITESPACE_TAGS:
+            return raw
+        for _ in parent.iterancestors(*PRESERVE_WHITESPACE_TAGS):
+            return raw
+    return "\n" if "\n" in raw else " "
+
+
+def text_string(
+    owner: Any,
+    is_tail: bool,
+    doc: Soup | None,
+    raw: str | None = None,
+    walk: TextContext | None = None,
+) -> Any:
+    """The `NavigableString` in ``owner``'s ``.text`` or ``.tail`` slot, or None.
+
+    ``walk`` (when the caller is walking the tree) already knows the string's
+    class and whether whitespace is preserved, which saves a look at the
+    ancestors.
+    """
+    if raw is None:
+        raw = owner.tail if is_tail else owner.text
+        if not raw:
+            return None
+    key = (owner, is_tail)
+    ref = STRING_REFS.get(key)
+    if ref is not None:
+        found = ref()
+        if found is not None and found._raw == raw:
+            return found
+    return new_string(key, owner, is_tail, doc, raw, walk)
+
+
+def new_string(
+    key: tuple[Any, bool],
+    owner: Any,
+    is_tail: bool,
+    doc: Soup | None,
+    raw: str,
+    walk: TextContext | None,
+) -> Any:
+    """A new string object for a text slot, remembered (`text_string`'s miss)."""
+    if walk is not None:
+        value = walk.value(raw)
+        cls = walk.string_class()
+    else:
+        parent = owner.getparent() if is_tail else owner
+        is_xml = doc is not None and doc.is_xml
+        value = normalize_text(raw, parent, is_xml)
+        cls = classes.NavigableString if is_xml else string_class_for(parent)
+    if value is not raw and doc is not None and doc._verbatim and key in doc._verbatim:
+        value = raw  # an edit wrote it: bs4's value as it is
+    # Inline _for_slot; ``_el`` keeps its class default (None).
+    string = _new_str(cls, value)
+    string._owner = owner
+    string._tail = is_tail
+    string._doc = doc
+    string._raw = raw
+    ref = Ref(string, forget_string)
+    ref.key = key
+    STRING_REFS[key] = ref
+    if doc is not None:
+        doc._kept[key] = string
+    return string
+
+
+class TextContext:
+    """What a walk down the tree knows about the strings it meets.
+
+    bs4 decides a string's class (``Script``, ``Stylesheet``, ...) and whether
+    its whitespace collapses from the tags open around it; a walk keeps that
+    as a stack instead of looking at every string's ancestors.
+    """
+
+    __slots__ = ("containers", "is_xml", "preserve")
+
+    def __init__(self, is_xml: bool, start_parent: Any) -> None:
+        self.is_xml = is_xml
+        self.preserve = 0
+        self.containers: list[type[NavigableString]] = [classes.NavigableString]
+        if start_parent is not None and not is_xml:
+            # One walk up for both questions; usually it meets none of these.
+            cls = None
+            tag = start_parent.tag
+            if tag in TEXT_CONTEXT_TAGS:
+                if tag in PRESERVE_WHITESPACE_TAGS:
+                    self.preserve = 1
+                else:
+                    cls = classes.STRING_CONTAINERS[tag]
+            for ancestor in start_parent.iterancestors(*TEXT_CONTEXT_TAGS):
+                tag = ancestor.tag
+                if tag in PRESERVE_WHITESPACE_TAGS:
+                    self.preserve = 1
+                elif cls is None:
+                    cls = classes.STRING_CONTAINERS[tag]
+                if cls is not None and self.preserve:
+                    break
+            self.containers.append(cls or classes.NavigableString)
+
+    # Only the tags of TEXT_CONTEXT_TAGS change the context: the others cost
+    # one set lookup (a walk calls these for every element).
+    def enter(self, el: Any) -> None:
+        tag = el.tag
+        if tag in TEXT_CONTEXT_TAGS and not self.is_xml:
+            if tag in PRESERVE_WHITESPACE_TAGS:
+                self.preserve += 1
+            self.containers.append(
+                classes.STRING_CONTAINERS.get(tag) or self.containers[-1]
+            )
+
+    def leave(self, el: Any) -> None:
+        tag = el.tag
+        if tag in TEXT_CONTEXT_TAGS and not self.is_xml:
+            if tag in PRESERVE_WHITESPACE_TAGS:
+                self.preserve -= 1
+            self.containers.pop()
+
+    def value(self, raw: str) -> str:
+        if self.preserve or raw.strip(ASCII_SPACES):
+            return raw
+        return "\n" if "\n" in raw else " "
+
+    def string_class(self) -> type[NavigableString]:
+        return classes.NavigableString if self.is_xml else self.containers[-1]
+
+
+def child_nodes(el: Any, doc: Soup | None) -> list[Any]:
+    """An element's contents as bs4 lists them: text, children and their tails."""
+    out: list[Any] = []
+    append = out.append
+    get_wrapper = WRAPPER_REFS.get
+    get_string = STRING_REFS.get
+    # Every string here has ``el`` as its parent: one look at the ancestors
+    # serves all the strings that are not remembered yet.
+    walk: TextContext | None = None
+    raw = el.text
+    if raw:
+        key = (el, False)
+        ref = get_string(key)
+        found = ref() if ref is not None else None
+        if found is None or found._raw != raw:
+            walk = TextContext(doc is not None and doc.is_xml, el.getparent())
+            walk.enter(el)
+            found = new_string(key, el, False, doc, raw, walk)
+        append(found)
+    for child in el:
+        ref = get_wrapper(child)
+        found = ref() if ref is not None else None
+        append(found if found is not None else wrap(child, doc))
+        raw = child.tail
+        if raw:
+            key = (child, True)
+            ref = get_string(key)
+            found = ref() if ref is not None else None
+            if found is None or found._raw != raw:
+                if walk is None:
+                    walk = TextContext(doc is not None and doc.is_xml, el.getparent())
+                    walk.enter(el)
+                found = new_string(key, child, True, doc, raw, walk)
+            append(found)
+    return out
+
+
+#: Tags whose strings are not of the page's main text (`STRING_CONTAINERS`),
+#: and those plus the tags that keep whitespace.
+_NOT_PLAIN_TEXT = TEXT_CONTEXT_TAGS - PRESERVE_WHITESPACE_TAGS
+_NOT_PLAIN_TEXT_PRESERVED = TEXT_CONTEXT_TAGS
+#: Elements larger than this take the XPath path of `get_text()`.
+_SMALL_TEXT_NODES = 48
+
+
+def small_text_values(el: Any, strip: bool) -> list[str] | None:
+    """``get_text()``'s values for a small HTML element (a paragraph), or None.
+
+    One walk of its few nodes in Python (a stack of open elements puts each
+    tail after its element's subtree) costs a fraction of an XPath that
+    tests five ancestors of every text node.  None, for the general path,
+    when the element is large, or a ``<script>``, ``<style>``,
+    ``<template>``, ``<rt>``, ``<rp>`` (or, without ``strip``, a
+    ``<pre>``/``<textarea>``) is the element, around it or inside it.
+    """
+    blocked = _NOT_PLAIN_TEXT if strip else _NOT_PLAIN_TEXT_PRESERVED
+    if el.tag in blocked or next(el.iterancestors(*blocked), None) is not None:
+        return None
+    out: list[str] = []
+    append = out.append
+
+    def add(raw: str) -> None:
+        if strip:
+            raw = raw.strip()
+            if raw:
+                append(raw)
+        elif raw.strip(ASCII_SPACES):
+            append(raw)
+        else:  # bs4 collapses a whitespace-only string of the parser
+            append("\n" if "\n" in raw else " ")
+
+    raw = el.text
+    if raw:
+        add(raw)
+    stack = [el]
+    nodes = el.iter()
+    next(nodes)
+    for count, node in enumerate(nodes):
+        if count == _SMALL_TEXT_NODES:
+            return None
+        parent = node.getparent()
+        while stack[-1] is not parent:
+            raw = stack.pop().tail
+            if raw:
+                add(raw)
+        stack.append(node)
+        tag = node.tag
+        if isinstance(tag, str):  # (a comment's or PI's text is not a string)
+            if tag in blocked:
+                return None
+            raw = node.text
+            if raw:
+                add(raw)
+    while len(stack) > 1:
+        raw = stack.pop().tail
+        if raw:
+            add(raw)
+    return out
+
+
+def iter_descendants(el: Any, doc: Soup | None) -> Iterator[Any]:
+    """Everything inside ``el`` in document order, without recursion."""
+    get_wrapper = WRAPPER_REFS.get
+    get_string = STRING_REFS.get
+    walk = TextContext(doc is not None and doc.is_xml, el.getparent())
+    special_tags = frozenset() if walk.is_xml else TEXT_CONTEXT_TAGS
+    walk.enter(el)
+    raw = el.text
+    if raw:
+        yield text_string(el, False, doc, raw, walk)
+    # Each entry: an element, the iterator over its children, and whether
+    # it changed the text context (to undo when its subtree ends).
+    stack: list[tuple[Any, Iterator[Any], bool]] = [(el, iter(el), True)]
+    while stack:
+        children = stack[-1][1]
+        for child in children:
+            # Inline `wrap` and `text_string` for remembered nodes: a walk
+            # over a tree walked before is only these lookups.
+            ref = get_wrapper(child)
+            found = ref() if ref is not None else None
+            yield found if found is not None else wrap(child, doc)
+            tag = child.tag
+            if isinstance(tag, str):
+                special = tag in special_tags
+                if special:
+                    walk.enter(child)
+                raw = child.text
+                if raw:
+                    key = (child, False)
+                    ref = get_string(key)
+                    found = ref() if ref is not None else None
+                    if found is None or found._raw != raw:
+                        found = new_string(key, child, False, doc, raw, walk)
+                    yield found
+                if len(child):
+                    stack.append((child, iter(child), special))
+                    break
+                if special:
+                    walk.leave(child)
+            raw = child.tail
+            if raw:
+                key = (child, True)
+                ref = get_string(key)
+                found = ref() if ref is not None else None
+                if found is None or found._raw != raw:
+                    found = new_string(key, child, True, doc, raw, walk)
+                yield found
+        else:
+            parent, _, special = stack.pop()
+            if special:
+                walk.leave(parent)
+            if stack:
+                raw = parent.tail
+                if raw:
+                    yield text_string(parent, True, doc, raw, walk)
