@@ -19,8 +19,6 @@ tree in place, so a soup `Tag` stays a view of the cleaned tree.
 
 from __future__ import annotations
 
-import contextlib
-import html
 import re
 from collections.abc import Iterable, Set
 from dataclasses import dataclass
@@ -28,7 +26,7 @@ from typing import Any, TypeVar
 
 from lxml import etree
 
-from .._tree._attrs import attribute_items
+from ._attributes import clean_attributes, delete_attributes, value_ok
 from ._document import (
     DOCUMENT_PARTS,
     clean_top_level,
@@ -54,37 +52,20 @@ from ._markup import (
     write_markup,
 )
 from ._policy import (
-    _DROP,
-    _KEEP,
-    _NO_SCRIPT,
     _NOT_ELEMENT,
-    _REFRESH,
-    _SRCSET,
-    _STYLE,
     _URL,
-    _URL_LIST,
     EPUB_POLICY,
     POLICIES,
     SAFE_ATTRIBUTES,
     SAFE_TAGS,
-    SCRIPT_SCHEMES,
     STRICT_POLICY,
     AttributeMap,
     CleanPolicy,
-    _attr_key,
     _Cleaner,
     _cleaner,
-    _local_tag,
     get_policy,
-    odd_attribute_names,
 )
-from ._url import (
-    Base,
-    hidden_scheme,
-    ping_spans,
-    refresh_url_span,
-    srcset_url_spans,
-)
+from ._url import Base
 from .links import absolutize_element, absolutize_nodes, link_attribute_names
 
 __all__ = [
@@ -200,40 +181,103 @@ def _clean_tree(
     when the output is parsed again).
     """
     compiled = _cleaner(get_policy(policy))
-    keep_comments = compiled.policy.keep_comments
-    actions = compiled.tag_actions
+    _strip_in_c(el, compiled, settle, strip_first)
     stats = CleanStats()
+    parts, stats.elements_removed = document_parts(el, compiled)
+    walk = _walk(el, compiled, parts, link_names, found, settle)
+    stats.attributes_removed = walk.attributes_removed
+    # Remove, then unwrap; tails stay in place.
+    _remove_collected(el, compiled, walk, stats)
+    if walk.strip:
+        etree.strip_attributes(el, *walk.strip)
+    _unwrap_collected(el, walk)
+    stats.tags_unwrapped = walk.unwrapped
+    if compiled.style_allowed:
+        _remove_unsafe_styles(el, compiled, stats)
+    return stats, walk.plain and el.tail is None
+
+
+def _strip_in_c(
+    el: etree._Element, compiled: _Cleaner, settle: bool, strip_first: bool
+) -> None:
+    """Before the walk: strip in C what goes wherever it is (the string path only).
+
+    With *settle* (no counts kept), the most common attributes the policy
+    removes everywhere go, and the walk reads fewer names (most elements
+    then have none left); no check reads them (see `_COMMON_ATTRIBUTES`).
+    With *strip_first*, the elements removed with their content and the
+    comments go too, without the walk visiting them or `remove` merging
+    their tails into the text before (the tail's text nodes stay, next to
+    it).
+    """
     if settle and compiled.prestrip:
-        # The string path keeps no counts: the most common attributes the
-        # policy removes everywhere go first, in C, and the walk below
-        # reads fewer names (most elements then have none left).  No check
-        # reads them (see `_COMMON_ATTRIBUTES`).
         etree.strip_attributes(el, *compiled.prestrip)
     if strip_first:
-        # The same for the elements removed with their content, and the
-        # comments: in C, without the walk visiting them or `_remove`
-        # merging their tails into the text before (the tail's text nodes
-        # stay, next to it).
         etree.strip_elements(el, *compiled.preremove, with_tail=False)
-    parts, stats.elements_removed = document_parts(el, compiled)
 
-    # 1. One walk (lxml's iterator: far cheaper than XPath predicates on
-    #    this corpus).  It collects comments and processing instructions
-    #    (the HTML parser makes "<?php ?>" a comment) and the elements to
-    #    remove or unwrap, and cleans the attributes of the elements kept.
-    #    Subtrees being removed are skipped: their attributes do not count.
-    comments: list[Any] = []
-    removed: list[Any] = []
-    odd: list[Any] = []
-    unwrap: set[str] = set()
-    unwrapped = 0
-    skip_to: Any = None
-    by_tag = compiled.decisions_by_tag
+
+class _Walk:
+    """What `_walk` found: the nodes to remove or unwrap, and the counts so far."""
+
+    __slots__ = (
+        "attributes_removed",
+        "comments",
+        "odd",
+        "plain",
+        "removed",
+        "strip",
+        "unwrap",
+        "unwrapped",
+    )
+
+    def __init__(self, plain: bool) -> None:
+        #: Comments and processing instructions to remove.
+        self.comments: list[Any] = []
+        #: Elements to remove with their content.
+        self.removed: list[Any] = []
+        #: Elements to unwrap by hand (`_unwrap`): names strip_tags refuses.
+        self.odd: list[Any] = []
+        #: Tag names to unwrap everywhere with lxml's strip_tags.
+        self.unwrap: set[str] = set()
+        #: Elements unwrapped, either way.
+        self.unwrapped = 0
+        #: Attribute names to strip from the whole tree at the end.
+        self.strip: set[Any] = set()
+        self.attributes_removed = 0
+        #: Whether `contents_html_from_xml` can still write the tree.
+        self.plain = plain
+
+
+def _walk(
+    el: etree._Element,
+    compiled: _Cleaner,
+    parts: tuple[Any, ...],
+    link_names: Set[str] | None,
+    found: list[Any],
+    settle: bool,
+) -> _Walk:
+    """One walk: sort the nodes to remove or unwrap, clean the kept ones' attributes.
+
+    lxml's iterator is far cheaper than XPath predicates on this corpus.
+    It collects comments and processing instructions (the HTML parser makes
+    ``<?php ?>`` a comment) and the elements to remove or unwrap
+    (`_collect`), and cleans the attributes of the elements kept by the
+    plan for their tag and names (`_Cleaner.plan`, made once per
+    combination), so that only the values that matter (URLs, CSS) are read
+    here.  Subtrees being removed are skipped: their attributes do not
+    count.  *el* itself and a document's ``<head>`` and ``<body>``
+    (*parts*) are kept.  For *link_names* and *found*, see `_clean_tree`.
+
+    The per-element work is written out in this one loop, not called: a
+    call per element cost 5% of `clean_element`'s time on the corpus.
+    """
+    walk = _Walk(settle)
+    actions = compiled.tag_actions
     plans = compiled.plans
-    attributes_removed = 0
-    strip: set[Any] = set()
-    plain = settle
     url_ok = compiled.url_ok
+    plain = settle
+    attributes_removed = 0
+    skip_to: Any = None
     node: Any
     for node in el.iter():
         if skip_to is not None:
@@ -245,34 +289,14 @@ def _clean_tree(
         if action is None:
             action = actions[tag] = compiled.tag_action(tag)
         if action:
-            if action == _NOT_ELEMENT:
-                if not (
-                    keep_comments
-                    and isinstance(node, etree._Comment)
-                    and comment_ok(node.text)
-                ):
-                    comments.append(node)
-                else:
-                    plain = False
-                continue
             if action < 0:
                 plain = False
-            elif node is not el and not (tag in DOCUMENT_PARTS and node in parts):
-                if action == 2:
-                    removed.append(node)
-                    last = node
-                    while len(last):
-                        last = last[-1]
-                    if last is not node:
-                        skip_to = last
-                    continue
-                unwrapped += 1
-                if tag in unwrap:
-                    continue
-                if _PLAIN_TAG.match(tag) and tag not in DOCUMENT_PARTS:
-                    unwrap.add(tag)
-                else:
-                    odd.append(node)
+            elif action == _NOT_ELEMENT or (
+                node is not el and not (tag in DOCUMENT_PARTS and node in parts)
+            ):
+                skip_to = _collect(walk, compiled, node, tag, action)
+                # A comment kept makes the tree no longer plain.
+                plain = plain and walk.plain
                 continue
         names = node.keys()
         if not names:
@@ -292,216 +316,107 @@ def _clean_tree(
         if not simple:
             plain = False
         if ordered:
-            attributes_removed += _clean_attributes(compiled, by_tag, node, tag, names)
-            if plain and rewrite and not settle_attributes(node):
-                plain = False
-            continue
-        attributes_removed += fixed
-        if stripped:
-            # Removed from the whole tree in one pass at the end.
-            strip.update(stripped)
-        if drop_all:
-            node.attrib.clear()
-            continue
-        for name, decision, local, key in checks:
-            value = node.get(name, "")
-            if not (
-                url_ok(value, local, key)
-                if decision == _URL
-                else _value_ok(compiled, node, decision, local, key, value)
-            ):
-                drops = (*drops, name)
-                attributes_removed += 1
-        if drops:
-            _delete_attributes(node, drops)
+            attributes_removed += clean_attributes(
+                compiled, compiled.decisions_by_tag, node, tag, names
+            )
+        else:
+            attributes_removed += fixed
+            if stripped:
+                # Removed from the whole tree in one pass at the end.
+                walk.strip.update(stripped)
+            if drop_all:
+                node.attrib.clear()
+                continue
+            for name, decision, local, key in checks:
+                value = node.get(name, "")
+                if not (
+                    url_ok(value, local, key)
+                    if decision == _URL
+                    else value_ok(compiled, node, decision, local, key, value)
+                ):
+                    drops = (*drops, name)
+                    attributes_removed += 1
+            if drops:
+                delete_attributes(node, drops)
         if plain and rewrite and not settle_attributes(node):
             plain = False
-    stats.attributes_removed += attributes_removed
+    walk.attributes_removed = attributes_removed
+    walk.plain = plain
+    return walk
 
-    # 2. Remove, then unwrap; tails stay in place.
-    for node in comments:
+
+def _collect(walk: _Walk, compiled: _Cleaner, node: Any, tag: Any, action: int) -> Any:
+    """Note a node that goes (a comment, an element removed or unwrapped).
+
+    A comment the policy keeps stays (the tree is then no longer plain).
+    Returns the last node of a removed element's subtree, which the walk
+    skips to, or None.
+    """
+    if action == _NOT_ELEMENT:
+        if (
+            compiled.policy.keep_comments
+            and isinstance(node, etree._Comment)
+            and comment_ok(node.text)
+        ):
+            walk.plain = False
+        else:
+            walk.comments.append(node)
+        return None
+    if action == 2:
+        walk.removed.append(node)
+        last = node
+        while len(last):
+            last = last[-1]
+        return last if last is not node else None
+    walk.unwrapped += 1
+    if tag not in walk.unwrap:
+        if _PLAIN_TAG.match(tag) and tag not in DOCUMENT_PARTS:
+            walk.unwrap.add(tag)
+        else:
+            walk.odd.append(node)
+    return None
+
+
+def _remove_collected(
+    el: etree._Element, compiled: _Cleaner, walk: _Walk, stats: CleanStats
+) -> None:
+    """Remove the comments and elements the walk collected, counting them.
+
+    If *el*'s own tag is one removed with its content, *el* stays (it is
+    the caller's container) and its content goes.
+    """
+    for node in walk.comments:
         remove(node)
-    stats.comments_removed = len(comments)
+    stats.comments_removed = len(walk.comments)
     elements_removed = stats.elements_removed
-    for node in removed:
+    for node in walk.removed:
         # Most are leaves (<script>, <link>, <meta>): no walk to count them.
         elements_removed += sum(1 for _ in node.iter(etree.Element)) if len(node) else 1
         remove(node)
     stats.elements_removed = elements_removed
-    if actions.get(el.tag) == 2:
+    if compiled.tag_actions.get(el.tag) == 2:
         stats.elements_removed += sum(1 for _ in el.iter(etree.Element)) - 1
         for child in list(el):
             el.remove(child)
         set_text(el, False, None)
-    if strip:
-        etree.strip_attributes(el, *strip)
-    if unwrap:
-        etree.strip_tags(el, *unwrap)
-    for node in odd:
+
+
+def _unwrap_collected(el: etree._Element, walk: _Walk) -> None:
+    """Unwrap the elements the walk collected: by tag in C, odd names by hand."""
+    if walk.unwrap:
+        etree.strip_tags(el, *walk.unwrap)
+    for node in walk.odd:
         _unwrap(node)
-    stats.tags_unwrapped = unwrapped
-
-    # 4. Allowed <style> elements must hold CSS a browser cannot escape from.
-    if compiled.style_allowed:
-        for node in el.iter("style", "{*}style"):
-            if node is not el and not compiled.css_ok(node.text or "", "style"):
-                remove(node)
-                stats.elements_removed += 1
-    return stats, plain and el.tail is None
 
 
-def _clean_attributes(
-    compiled: _Cleaner,
-    by_tag: dict[Any, dict[Any, int]],
-    node: Any,
-    tag: str,
-    names: list[Any],
-) -> int:
-    """Remove the attributes of *node* the policy does not keep; return how many.
-
-    Decisions are cached per (tag, attribute name); a value is read only
-    when it must be checked (URLs, CSS).  Names no policy keeps
-    (`odd_attribute_names`) go whatever the policy says.
-    """
-    decisions = by_tag.get(tag)
-    if decisions is None:
-        decisions = by_tag[tag] = {}
-    odd = odd_attribute_names(node, names)
-    if odd:
-        return _clean_odd_attributes(compiled, decisions, node, tag, odd)
-    drops: list[Any] = []
-    for name in names:
-        decision = decisions.get(name)
-        if decision is None:
-            decision = decisions[name] = compiled.decide(
-                _local_tag(tag), _attr_key(name)
-            )
-        if decision == _KEEP:
-            continue
-        if decision != _DROP and _value_ok(
-            compiled,
-            node,
-            decision,
-            _local_tag(tag),
-            _attr_key(name),
-            node.get(name, ""),
-        ):
-            continue
-        drops.append(name)
-    if drops:
-        _delete_attributes(node, tuple(drops))
-    return len(drops)
-
-
-def _clean_odd_attributes(
-    compiled: _Cleaner,
-    decisions: dict[Any, int],
-    node: Any,
-    tag: str,
-    odd: set[Any],
-) -> int:
-    """`_clean_attributes` for an element with names lxml cannot address as they are.
-
-    The values come from the items (lxml cannot look them up by name), and
-    the attributes kept are written again after a clear: only ever fewer.
-    """
-    items = attribute_items(node)
-    local = _local_tag(tag)
-    kept: list[tuple[Any, str]] = []
-    for name, value in items:
-        if name in odd:
-            continue
-        decision = decisions.get(name)
-        if decision is None:
-            decision = decisions[name] = compiled.decide(local, _attr_key(name))
-        if decision == _KEEP or (
-            decision != _DROP
-            and _value_ok(compiled, node, decision, local, _attr_key(name), value)
-        ):
-            kept.append((name, value))
-    node.attrib.clear()
-    written = 0
-    for name, value in kept:
-        with contextlib.suppress(ValueError):
-            node.set(name, value)
-            written += 1
-    return len(items) - written
-
-
-def _value_ok(
-    compiled: _Cleaner, node: Any, decision: int, tag: str, key: str, value: str
-) -> bool:
-    """Whether an attribute whose value matters (URLs, CSS) may stay."""
-    if decision == _URL:
-        return compiled.url_ok(value, tag, key)
-    if decision == _SRCSET:
-        return compiled.spans_ok(
-            value, srcset_url_spans(value), tag, key
-        ) and compiled.candidates_ok(value, tag, key)
-    if decision == _URL_LIST:
-        return compiled.spans_ok(value, ping_spans(value), tag, key)
-    if decision == _STYLE:
-        return compiled.css_ok(value, tag)
-    if decision == _REFRESH:
-        return _refresh_ok(compiled, node, value)
-    if decision == _NO_SCRIPT:
-        return compiled.script_free(value)
-    # _ANIMATE: SVG <animate attributeName="href"> can set a URL.
-    target = _attr_key(value.strip())
-    return not (target.endswith("href") or target.startswith("on"))
-
-
-def _delete_attributes(node: Any, names: tuple[Any, ...]) -> None:
-    """Delete attributes, even ones whose names lxml refuses to look up.
-
-    libxml2 keeps what it parsed (``\x01`` in a name); lxml's ``del``
-    checks the name and raises.  Then the attributes are written again
-    without those names, and any that lxml refuses to write go as well:
-    cleaning only ever removes.
-    """
-    attrib = node.attrib
-    try:
-        if len(names) >= _MANY_DROPS:
-            # Each del scans the element's attribute list: write the kept
-            # ones again instead (a tag with thousands of attributes).
-            raise ValueError
-        for name in names:
-            del attrib[name]
-    except ValueError:
-        gone = set(names)
-        kept = [(k, v) for k, v in attribute_items(node) if k not in gone]
-        attrib.clear()
-        for key, value in kept:
-            with contextlib.suppress(ValueError):
-                node.set(key, value)
-
-
-#: From this many attributes removed from one element, `_delete_attributes`
-#: writes the others again.
-_MANY_DROPS = 64
-
-
-def _refresh_ok(compiled: _Cleaner, node: Any, value: str) -> bool:
-    """A ``content`` attribute: a refresh URL must pass, a script URL never does.
-
-    Browsers navigate only for ``<meta http-equiv=refresh>``, but a policy
-    that keeps any attribute (EPUB) keeps ``content`` everywhere: a value
-    that reads as a script or data URL once a refresh's time and ``url=``
-    are skipped goes, whichever tag holds it.
-    """
-    if ":" in value or "&" in value:
-        for candidate in {value, html.unescape(value)}:
-            scheme = hidden_scheme(_REFRESH_PREFIX.sub("", candidate, count=1))
-            if scheme in SCRIPT_SCHEMES and scheme not in compiled.policy.url_schemes:
-                return False
-    if str(node.get("http-equiv", "")).strip().lower() != "refresh":
-        return True
-    span = refresh_url_span(value)
-    return span is None or compiled.url_ok(value[span[0] : span[1]], "meta", "content")
-
-
-#: What a refresh puts before its URL: the time, separators, ``url=``, a quote.
-_REFRESH_PREFIX = re.compile(r"^[\d.\s;,]*(?:url\s*=\s*)?['\"]?", re.I)
+def _remove_unsafe_styles(
+    el: etree._Element, compiled: _Cleaner, stats: CleanStats
+) -> None:
+    """Remove the allowed ``<style>`` elements holding CSS a browser can escape from."""
+    for node in el.iter("style", "{*}style"):
+        if node is not el and not compiled.css_ok(node.text or "", "style"):
+            remove(node)
+            stats.elements_removed += 1
 
 
 def clean(
