@@ -121,3 +121,24 @@ def test_the_check_sees_function_level_imports_only(tmp_path: Path) -> None:
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .high import g\n"
     )
     assert find_cycle(import_graph(package)) is None
+
+
+def test_readme_lists_every_tree_module_in_import_order() -> None:
+    import re
+
+    readme = (PACKAGE.parent / "README.md").read_text(encoding="utf-8")
+    start = readme.index("  _tree/ ")
+    block = readme[start : readme.index("  markup/ ", start)]
+    order = [
+        f"scrapy_soup._tree.{name}"
+        for name in re.findall(r"^    (_\w+)\.py", block, re.M)
+    ]
+    listed = {name: index for index, name in enumerate(order)}
+    in_tree = {name for name in MODULES if name.startswith("scrapy_soup._tree.")}
+    assert set(listed) == in_tree
+    graph = import_graph(PACKAGE)
+    for name in order:
+        later = [
+            target for target in graph[name] if listed.get(target, -1) > listed[name]
+        ]
+        assert not later, f"{name} imports {later}, listed after it"

@@ -343,3 +343,51 @@ def test_children_are_listed_when_read() -> None:
             if child.name != "i":
                 child.extract()
     assert str(ours.p) == str(theirs.p) == "<p><i>2</i></p>"
+
+
+def test_decompose_of_the_soup_empties_it_as_bs4_does() -> None:
+    markup = "<p>a<b>x</b>c</p>"
+    ours, theirs = Soup(markup), bs4.BeautifulSoup(markup, "lxml")
+    ours.decompose()
+    theirs.decompose()
+    assert ours.contents == theirs.contents == []
+    assert ours.decomposed is theirs.decomposed is True
+
+
+def test_decompose_of_the_soup_frees_its_wrappers_without_the_collector() -> None:
+    import gc
+    import weakref
+
+    soup = Soup("<div><p>a<b>x</b>c</p></div>")
+    soup.find_all(True)  # the soup keeps a wrapper for every tag
+    paragraph = weakref.ref(soup.p)
+    held = soup.b
+    gc.disable()
+    try:
+        soup.decompose()
+        assert paragraph() is None
+    finally:
+        gc.enable()
+    assert held.name == "b" and held.get_text() == "x"
+
+
+def test_decomposed_is_a_state_of_the_object() -> None:
+    soup = Soup("<p>a<b>x</b><i>y</i>c</p>")
+    b, i = soup.b, soup.i
+    b.decompose()
+    assert b.decomposed and not i.decomposed
+    assert not soup.new_tag("b").decomposed
+    with pytest.raises(ValueError, match="decomposed"):
+        i.insert_before(b)
+
+
+def test_template_check_belongs_to_each_soup() -> None:
+    first, second = Soup("<div><p>1</p></div>"), Soup("<div><p>2</p></div>")
+    assert [p.text for p in first.select("div p")] == ["1"]
+    assert [p.text for p in second.select("div p")] == ["2"]
+    template = first.new_tag("template")
+    first.div.p.wrap(template)
+    # Inside a <template>, soupsieve (and bs4) sees no match for "div p".
+    assert first.select("div p") == bs4.BeautifulSoup(str(first), "lxml").select("div p")
+    assert first.select("div p") == []
+    assert [p.text for p in second.select("div p")] == ["2"]

@@ -87,9 +87,9 @@ class DocumentNode(Tag):
     #: lxml node for its wrapper, ``(owner, is_tail)`` for a slot's string.
     _kept: dict[Any, Any]
     #: Whether the tree holds a ``<template>`` (CSS selection asks before
-    #: each ``select()``): ``(TREE_EDITS when asked, the root asked about,
-    #: the answer)``, good until an edit could add one (`_select.has_template`).
-    _template_check: tuple[int, Any, bool] | None
+    #: each ``select()``): ``(the root asked about, the answer)``; None again
+    #: after an edit that could add one (`_select.has_template`).
+    _template_check: tuple[Any, bool] | None
     #: The document's children before the root when a stray end tag comes
     #: first (then libxml2 reports the whitespace there): strings and the
     #: doctype, None for the next node lxml kept before the root.  Empty:

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import copy
 import warnings
-import weakref
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -49,21 +48,11 @@ from ._attrs import xml_safe
 from ._classes import classes
 from ._slots import add_text, move_mark, set_raw, slot_raw, slot_value
 
-#: Wrappers marked by `decompose`, by id (Tags hash by their markup).
-_DECOMPOSED: dict[int, weakref.ref[Any]] = {}
-
 _FULL_DOCUMENT_MESSAGE = (
     "the top level of a full html/xml soup (doctype, comments, the root "
     "element) cannot be edited: edit the root element's contents, or use a "
     "fragment soup (features='fragment' or 'html.parser')"
 )
-
-
-#: How many edits could have put an element into a tree or renamed one
-#: (every tag goes through `_prepare` on its way in; `Tag.name`'s setter):
-#: what a soup knows about which tags its tree holds
-#: (`Soup._template_check`) holds while this count is unchanged.
-TREE_EDITS = [0]
 
 
 # ---------------------------------------------------------------------------
@@ -91,8 +80,7 @@ def _parent_el(parent: Any) -> Any:
 
 
 def _mark_decomposed(x: Any) -> None:
-    key = id(x)
-    _DECOMPOSED[key] = weakref.ref(x, lambda _r: _DECOMPOSED.pop(key, None))
+    x._decomposed = True
 
 
 def _normalize_arg(arg: Any) -> Any:
@@ -130,10 +118,12 @@ def _check_not_ancestor(arg: Any, target_el: Any) -> None:
 def _prepare(arg: Any, doc: Any) -> Any:
     """Give a detached comment or processing instruction an lxml node of its own.
 
-    A tag is counted in `TREE_EDITS` (it may be or hold a ``<template>``).
+    A tag may be or hold a ``<template>``: the soup forgets whether its tree
+    holds one (`_select.has_template`).
     """
     if not isinstance(arg, classes.NavigableString):
-        TREE_EDITS[0] += 1
+        if doc is not None:
+            doc._template_check = None
         return arg
     if arg._el is not None:
         return arg
@@ -392,12 +382,14 @@ class ModifyMixin:
 
     __slots__ = ()
 
+    #: Set by `decompose` (a slot of `Tag`, an attribute of a string).
+    _decomposed: bool
+
     # -- state ---------------------------------------------------------------
     @property
     def decomposed(self) -> bool:
         """Whether `decompose` was called on this node (or an ancestor)."""
-        ref = _DECOMPOSED.get(id(self))
-        return ref is not None and ref() is self
+        return self._decomposed
 
     # -- taking out ------------------------------------------------------------
     def extract(self, _self_index: int | None = None) -> Self:

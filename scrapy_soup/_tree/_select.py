@@ -19,7 +19,6 @@ from lxml import etree
 from . import _groups, _strainer
 from ._css import SelectorError, SelectorSyntaxError, SoupSieveTranslator
 from ._identity import wrap_all
-from ._modify import TREE_EDITS
 from ._xpath import NS
 
 if TYPE_CHECKING:
@@ -196,19 +195,20 @@ def has_template(doc: Any, context: Any) -> bool:
 
     Without a ``<template>`` (most pages) the question walks the whole tree,
     which made every ``select()`` cost a walk, however small its answer
-    (``row.select_one("td")`` for each row of a table).  Edits through the
-    soup count in ``TREE_EDITS``; an element put into the tree with lxml's
-    own API, bypassing the soup, is not seen (parsel has no such API).
+    (``row.select_one("td")`` for each row of a table).  An edit through the
+    soup that could add one (a tag put in, a tag renamed) makes the soup
+    forget the answer.  An element put into the tree with lxml's own API, or
+    through another soup over the same tree, is not seen (parsel has no such
+    API).
     """
     if doc._doc is not doc:  # a tag outside any soup: nowhere to remember
         return bool(_HAS_TEMPLATE(context))
     root = context.getroottree().getroot()
-    edits = TREE_EDITS[0]
     known = doc._template_check
-    if known is not None and known[0] == edits and known[1] is root:
-        return known[2]  # type: ignore[no-any-return]
+    if known is not None and known[0] is root:
+        return known[1]  # type: ignore[no-any-return]
     found = bool(_HAS_TEMPLATE(context))
-    doc._template_check = (edits, root, found)
+    doc._template_check = (root, found)
     return found
 
 

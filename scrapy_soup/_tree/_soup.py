@@ -100,6 +100,7 @@ class Soup(DocumentNode):
         self._mode = mode if mode is not None else mode_for(features)
         self.is_xml = self._mode == "xml"
         self.hidden = True
+        self._decomposed = False
         self._base_url: str | Callable[[], str | None] | None = base_url
         self.original_encoding: str | None = None
         self._truncated: bool | None = False
@@ -358,6 +359,21 @@ class Soup(DocumentNode):
     @base_url.setter
     def base_url(self, value: str | None) -> None:
         self._base_url = value
+
+    def decompose(self) -> None:
+        """Destroy the document at once (bs4's ``decompose`` of the soup).
+
+        The soup is left empty and marked decomposed.  It lets go of its
+        tree and of the wrappers it kept for it (`_kept`), deepest first, so
+        their memory is freed now, not later by the cyclic garbage
+        collector.  Tags and strings someone still holds keep their part of
+        the tree.
+        """
+        kept = self._kept
+        while kept:
+            kept.popitem()
+        self.reset()
+        self._decomposed = True
 
     def reset(self) -> None:
         """Empty the document (bs4's ``reset``)."""

@@ -43,6 +43,7 @@ class NavigableString(str, PageElement):  # type: ignore[misc]
     _el: Any = None
     _doc: Soup | None = None
     _raw: str | None = None
+    _decomposed: bool = False
 
     def __new__(cls, value: str | bytes = "") -> NavigableString:
         if not isinstance(value, str):

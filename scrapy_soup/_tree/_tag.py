@@ -16,7 +16,6 @@ from lxml import etree
 from ._attrs import CDATA_LIST_ATTRIBUTES, AttrsView, delete_attribute
 from ._classes import classes
 from ._identity import remember, wrap
-from ._modify import TREE_EDITS
 from ._node import PageElement, node_next_sibling, node_previous_sibling
 from ._output import iter_strings, main_text_values, render, structurally_equal
 from ._strings import CData, NavigableString
@@ -50,8 +49,10 @@ _NOT_TAG_NAMES = frozenset(
 class Tag(PageElement):
     """An element of the page, wrapping one lxml element (bs4's ``Tag``)."""
 
-    __slots__ = ("__weakref__", "_doc", "_el", "hidden")
+    __slots__ = ("__weakref__", "_decomposed", "_doc", "_el", "hidden")
 
+    #: Whether `decompose` was called on it (or on a tag around it).
+    _decomposed: bool
     _el: Any
     _doc: Soup | None
     hidden: bool
@@ -75,6 +76,7 @@ class Tag(PageElement):
         self._el = etree.Element(qname)
         self._doc = parser
         self.hidden = False
+        self._decomposed = False
         remember(self._el, self)
         if attrs:
             view = self.attrs
@@ -87,6 +89,7 @@ class Tag(PageElement):
         tag._el = el
         tag._doc = doc
         tag.hidden = False
+        tag._decomposed = False
         return tag
 
     def _document(self) -> Soup | None:
@@ -103,7 +106,8 @@ class Tag(PageElement):
 
     @name.setter
     def name(self, value: str) -> None:
-        TREE_EDITS[0] += 1  # (it may become a <template>)
+        if self._doc is not None:  # it may become a <template>
+            self._doc._template_check = None
         tag: str = self._el.tag
         if tag[0] == "{":
             self._el.tag = tag.split("}", 1)[0] + "}" + value
