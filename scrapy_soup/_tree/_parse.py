@@ -10,28 +10,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import IO, TYPE_CHECKING, Any
+from typing import Any
 
 from lxml import etree
 
 from ._strainer import UnusualUsageWarning
-
-if TYPE_CHECKING:
-    from typing import TypeAlias
-
-    import parsel
-
-    #: What a soup is built from: text, bytes (the encoding detected as bs4
-    #: does), a file, or a tree already parsed (no second parse).
-    Markup: TypeAlias = (
-        str
-        | bytes
-        | IO[str]
-        | IO[bytes]
-        | etree._Element
-        | etree._ElementTree
-        | parsel.Selector
-    )
 
 
 class FeatureNotFound(ValueError):
