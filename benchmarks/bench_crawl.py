@@ -6,7 +6,7 @@ peak RSS is its own) with the same spider callback written three ways:
 ``response.soup`` (``scrapy_soup.Addon``), parsel selectors
 (``response.xpath``/``css``), and ``BeautifulSoup(response.text, "lxml")``;
 plus the parsel spider with the add-on enabled and ``.soup`` never touched
-(issue 6: the middleware's cost).  The callback is ``bench_extract``'s.
+(the middleware's cost).  The callback is ``bench_extract``'s.
 
 Issue 6's overhead (``--overhead K``): one pages/s figure per spider is too
 noisy on a shared machine to see 3%, so the parsel spider runs in K pairs of
@@ -663,7 +663,7 @@ def main() -> None:
         "--overhead",
         type=int,
         metavar="K",
-        help="issue 6: K interleaved runs each of the parsel spider with/without the add-on",
+        help="K interleaved runs each of the parsel spider with/without the add-on",
     )
     parser.add_argument(
         "--profile", metavar="FILE", help="with --crawl: cProfile the crawl into FILE"
@@ -674,7 +674,7 @@ def main() -> None:
     parser.add_argument(
         "--instructions",
         action="store_true",
-        help="issue 6: instructions per page with/without the add-on (valgrind)",
+        help="instructions per page with/without the add-on (valgrind)",
     )
     parser.add_argument(
         "--convert",

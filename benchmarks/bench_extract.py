@@ -1,6 +1,6 @@
 """Workload 2, a text-heavy spider extraction, written idiomatically for each library.
 
-From each real corpus page, the extraction of issue 23: the title, every
+From each real corpus page, a text-heavy extraction: the title, every
 link's ``href``, ``get_text()`` of every ``<p>``, the meta tags, every
 image's ``src``, ``get_text(" ", strip=True)`` of every ``ul > li`` and one
 regex filter (absolute links).  The scrapy_soup and bs4 functions are the

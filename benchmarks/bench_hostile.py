@@ -1,4 +1,4 @@
-"""Hostile sizes (issue 19), side by side with bs4, parsel and lxml's bare parse.
+"""Hostile sizes, side by side with bs4, parsel and lxml's bare parse.
 
 Each case is one document built to hit a quadratic path, timed end to end as
 a spider would use it:

@@ -4,7 +4,7 @@ The same bs4-API code runs on a scrapy_soup and a bs4 (lxml) soup of each
 real corpus page, parsed beforehand (the rows exclude the parse; the report
 adds the parse row for "including parse"): ``.descendants``, ``.next_sibling``
 chains, ``get_text()``, ``find_all(True)`` and ``find_all(string=True)``
-(issue 23's walks).  ``--check`` compares the results with bs4's on every
+(the walks with a speed target).  ``--check`` compares the results with bs4's on every
 page.
 
 The "lxml alone" rows are the floor of any view over lxml: the same walks

@@ -2,7 +2,7 @@
 
 For every real page of the corpus (fixtures left out), both libraries parse
 the same decoded text, then run the same typical spider searches: the mix
-of 14 compiled-filter ``find``/``find_all``/``select`` calls of issue 23
+of 14 typical compiled-filter ``find``/``find_all``/``select`` calls
 (target: the mix >= 15x bs4 excluding the parse; ``run.py`` reports it as
 workload 9) and two callables.  Times exclude parsing unless the row says
 "end to end" (parse + the 14 searches).  ``--check`` compares every

@@ -1,4 +1,4 @@
-"""cProfile of scrapy_soup alone on issue 23's three workloads, over the real pages.
+"""cProfile of scrapy_soup alone on the workloads with speed targets, over the real pages.
 
 ``extract``: workload 2 including the parse; ``navigation``: workload 3's
 five steps on built trees; ``search``: workload 9's 14 compiled calls on

@@ -1,5 +1,5 @@
 """scrapy_soup on a distributed crawl: scrapy-redis, a real redis-server, two
-crawler processes at once, then the same crawl in one process (issue 11).
+crawler processes at once, then the same crawl in one process.
 
 The crawl processes use ``example_project/settings_redis.py`` (scrapy-redis's
 scheduler and duplicate filter, ``RedisPipeline`` at 300 after scrapy_soup's

@@ -1,4 +1,4 @@
-"""Faults (issue 10): one failing item or response never stops the crawl or loses others.
+"""Faults: one failing item or response never stops the crawl or loses others.
 
 A real crawl (a subprocess running this file, as ``scrapy_helpers`` does)
 against a local server, with the add-on and, around scrapy_soup's components,

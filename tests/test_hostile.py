@@ -1,4 +1,4 @@
-"""Hostile documents (issue 10): nothing a server sends may crash, hang or leak.
+"""Hostile documents: nothing a server sends may crash, hang or leak.
 
 Each case runs in a few seconds: sizes are the issue's (100,000-deep nesting,
 1,000,000 siblings, 50 MB, 10,000 attributes), the checks are linear. Where

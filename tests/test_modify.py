@@ -388,6 +388,8 @@ def test_template_check_belongs_to_each_soup() -> None:
     template = first.new_tag("template")
     first.div.p.wrap(template)
     # Inside a <template>, soupsieve (and bs4) sees no match for "div p".
-    assert first.select("div p") == bs4.BeautifulSoup(str(first), "lxml").select("div p")
+    assert first.select("div p") == bs4.BeautifulSoup(str(first), "lxml").select(
+        "div p"
+    )
     assert first.select("div p") == []
     assert [p.text for p in second.select("div p")] == ["2"]
