@@ -300,6 +300,22 @@ def test_get_text_after_an_element_goes_into_a_script() -> None:
     assert ours.div.get_text("|", strip=True) == theirs.div.get_text("|", strip=True)
 
 
+@pytest.mark.parametrize("edit", ["rename", "wrap"])
+def test_small_get_text_sees_a_container_put_around_by_an_edit(edit: str) -> None:
+    # The soup remembers, per parent, whether a <pre> or a string container
+    # is above it (`_text.parent_context`); an edit that renames a tag or
+    # puts one in makes it forget.
+    soup = Soup("<div><ul><li><b>a</b> \n <i>b</i></li></ul></div>")
+    li = soup.li
+    assert li.get_text() == "a\nb"
+    if edit == "rename":
+        soup.ul.name = "pre"
+        assert li.get_text() == "a \n b"
+    else:
+        soup.ul.wrap(soup.new_tag("template"))
+        assert li.get_text() == ""
+
+
 def test_parents_and_siblings_match_bs4() -> None:
     markup = "<div><p>a</p>b<p>c<i>d</i></p><!--e--></div>"
     ours, theirs = both(markup)

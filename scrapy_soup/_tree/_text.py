@@ -231,9 +231,56 @@ _NOT_PLAIN_TEXT = TEXT_CONTEXT_TAGS - PRESERVE_WHITESPACE_TAGS
 _NOT_PLAIN_TEXT_PRESERVED = TEXT_CONTEXT_TAGS
 #: Elements larger than this take the XPath path of `get_text()`.
 _SMALL_TEXT_NODES = 48
+#: The key in ``Soup._kept`` of the soup's `parent_context` answers.
+_CONTEXTS = object()
 
 
-def small_text_values(el: Any, strip: bool) -> list[str] | None:
+def _context_at(el: Any) -> int:
+    """What the text-context tags at or above ``el`` do to the strings below it.
+
+    0: nothing; 1: a ``<pre>``/``<textarea>`` keeps their whitespace; 2: a
+    string container (``<script>``, ``<template>``, ...) gives them its class.
+    """
+    tag = el.tag
+    if tag in _NOT_PLAIN_TEXT:
+        return 2
+    found = 1 if tag in PRESERVE_WHITESPACE_TAGS else 0
+    for ancestor in el.iterancestors(*TEXT_CONTEXT_TAGS):
+        if ancestor.tag in _NOT_PLAIN_TEXT:
+            return 2
+        found = 1
+    return found
+
+
+def parent_context(parent: Any, doc: Soup | None) -> int:
+    """`_context_at` of ``parent``, remembered by its soup until an edit.
+
+    Siblings share the answer (the paragraphs of an article, the items of a
+    list), which saves the walk up that cost a third of a small
+    `get_text()`.  Taking nodes out cannot give an element a new ancestor, so
+    only edits that put a tag in or rename one make the soup forget
+    (`forget_contexts`); edits made with lxml's own API are not seen.
+    """
+    if doc is None:
+        return _context_at(parent)
+    kept = doc._kept
+    known = kept.get(_CONTEXTS)
+    if known is None:
+        known = kept[_CONTEXTS] = {}
+    found: int | None = known.get(parent)
+    if found is None:
+        found = known[parent] = _context_at(parent)
+    return found
+
+
+def forget_contexts(doc: Soup) -> None:
+    """Drop the soup's `parent_context` answers: an edit may have changed them."""
+    doc._kept.pop(_CONTEXTS, None)
+
+
+def small_text_values(
+    el: Any, strip: bool, doc: Soup | None = None
+) -> list[str] | None:
     """``get_text()``'s values for a small HTML element (a paragraph), or None.
 
     One walk of its few nodes in Python (a stack of open elements puts each
@@ -244,24 +291,19 @@ def small_text_values(el: Any, strip: bool) -> list[str] | None:
     ``<pre>``/``<textarea>``) is the element, around it or inside it.
     """
     blocked = _NOT_PLAIN_TEXT if strip else _NOT_PLAIN_TEXT_PRESERVED
-    if el.tag in blocked or next(el.iterancestors(*blocked), None) is not None:
+    if el.tag in blocked:
         return None
-    out: list[str] = []
-    append = out.append
-
-    def add(raw: str) -> None:
-        if strip:
-            raw = raw.strip()
-            if raw:
-                append(raw)
-        elif raw.strip(ASCII_SPACES):
-            append(raw)
-        else:  # bs4 collapses a whitespace-only string of the parser
-            append("\n" if "\n" in raw else " ")
-
+    parent = el.getparent()
+    # 2 blocks both; 1 (a <pre> around) only without ``strip`` (True == 1).
+    if parent is not None and parent_context(parent, doc) > strip:
+        return None
+    # The raw strings first, filtered in one loop below: a call per string
+    # to a helper cost a tenth of the function.
+    raws: list[str] = []
+    append = raws.append
     raw = el.text
     if raw:
-        add(raw)
+        append(raw)
     stack = [el]
     nodes = el.iter()
     next(nodes)
@@ -272,7 +314,7 @@ def small_text_values(el: Any, strip: bool) -> list[str] | None:
         while stack[-1] is not parent:
             raw = stack.pop().tail
             if raw:
-                add(raw)
+                append(raw)
         stack.append(node)
         tag = node.tag
         if isinstance(tag, str):  # (a comment's or PI's text is not a string)
@@ -280,12 +322,17 @@ def small_text_values(el: Any, strip: bool) -> list[str] | None:
                 return None
             raw = node.text
             if raw:
-                add(raw)
+                append(raw)
     while len(stack) > 1:
         raw = stack.pop().tail
         if raw:
-            add(raw)
-    return out
+            append(raw)
+    if strip:
+        return [value for raw in raws if (value := raw.strip())]
+    # bs4 collapses a whitespace-only string of the parser.
+    return [
+        raw if raw.strip(ASCII_SPACES) else "\n" if "\n" in raw else " " for raw in raws
+    ]
 
 
 def iter_descendants(el: Any, doc: Soup | None) -> Iterator[Any]:
