@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterable
 from html.entities import codepoint2name, html5
 from typing import TYPE_CHECKING, Any
 
+from ._tables import CDATA_CONTAINING_TAGS
+
 if TYPE_CHECKING:
     from typing import TypeAlias
 
@@ -194,7 +196,9 @@ class Formatter(EntitySubstitution):
 
     HTML = "html"
     XML = "xml"
-    HTML_DEFAULTS: dict[str, set[str]] = {"cdata_containing_tags": {"script", "style"}}
+    HTML_DEFAULTS: dict[str, set[str]] = {
+        "cdata_containing_tags": set(CDATA_CONTAINING_TAGS)
+    }
 
     def __init__(
         self,

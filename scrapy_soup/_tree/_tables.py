@@ -18,6 +18,10 @@ TEXT_CONTEXT_TAGS = PRESERVE_WHITESPACE_TAGS | {
     "rt", "rp", "style", "script", "template"
 }  # fmt: skip
 
+#: bs4's ``HTMLFormatter.cdata_containing_tags``: the "minimal" formatter
+#: leaves the text directly inside these unescaped.
+CDATA_CONTAINING_TAGS = frozenset({"script", "style"})
+
 #: bs4's ``HTMLTreeBuilder.DEFAULT_EMPTY_ELEMENT_TAGS``: rendered ``<br/>``.
 VOID_ELEMENTS = frozenset(
     {

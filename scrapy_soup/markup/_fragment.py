@@ -23,7 +23,14 @@ from lxml import etree
 
 from .._tree._attrs import CDATA_LIST_ATTRIBUTES
 from .._tree._output import _meta_substitution as _tree_meta_substitution
-from .._tree._tables import ASCII_SPACES, PRESERVE_WHITESPACE_TAGS, VOID_ELEMENTS
+from .._tree._tables import (
+    ASCII_SPACES,
+    CDATA_CONTAINING_TAGS,
+    COMMENT_NODE,
+    PI_NODE,
+    PRESERVE_WHITESPACE_TAGS,
+    VOID_ELEMENTS,
+)
 
 __all__ = [
     "MULTI_VALUED",
@@ -33,8 +40,6 @@ __all__ = [
     "settle_attributes",
 ]
 
-#: The "minimal" formatter leaves the text directly inside these unescaped.
-CDATA_CONTAINING_TAGS = frozenset({"script", "style"})
 _UNIVERSAL = CDATA_LIST_ATTRIBUTES["*"]
 _MULTI: dict[str, frozenset[str]] = {
     tag: names | _UNIVERSAL for tag, names in CDATA_LIST_ATTRIBUTES.items()
@@ -44,8 +49,6 @@ _NONWHITESPACE = re.compile(r"\S+")
 #: bs4 rewrites a ``<meta>``'s declared charset to the output encoding
 #: (``str()`` renders for UTF-8).
 _ENCODING = "utf-8"
-_COMMENT = etree._Comment
-_PI = etree._ProcessingInstruction
 
 
 def _escape(text: str) -> str:
@@ -324,12 +327,12 @@ def _write_children(el: Any, out: list[str], preserve: int, settle: bool) -> Non
 def _special(node: Any, parent: Any, preserve: int) -> str:
     """A comment, processing instruction or entity node, as bs4 writes it."""
     raw = node.text or ""
-    if isinstance(node, _PI):
+    if isinstance(node, PI_NODE):
         # bs4's lxml builder makes a PI's string of "target data".
         return f"<?{node.target} {raw}>"
     if not preserve and not raw.strip(ASCII_SPACES):
         raw = "\n" if "\n" in raw else " "
-    if isinstance(node, _COMMENT):
+    if isinstance(node, COMMENT_NODE):
         return f"<!--{raw}-->"
     return raw if parent.tag in CDATA_CONTAINING_TAGS else _escape(raw)
 
