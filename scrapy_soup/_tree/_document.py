@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 from lxml import etree
 
 from ._identity import remember, wrap
+from ._modify import _adopt, _detach, _normalize_arg, _prepare
 from ._node import PageElement
 from ._parse import (
     DOCTYPE_IN_SOURCE,
@@ -42,6 +43,15 @@ from ._text import iter_descendants, normalize_text
 if TYPE_CHECKING:
     from ._attrs import AttributeValueList, AttrsView
     from ._soup import Soup
+
+
+#: Why a tag cannot be put beside the root, nor the root taken out.
+ROOT_ELEMENT_MESSAGE = (
+    "lxml keeps exactly one element at the top level of a document: the root "
+    "element cannot be taken out and no tag can be put beside it; edit inside "
+    "the root element, or use a fragment soup (features='fragment' or "
+    "'html.parser')"
+)
 
 
 class DocumentNode(Tag):
@@ -420,6 +430,85 @@ class DocumentNode(Tag):
                 j = i + delta
                 return children[j] if 0 <= j < len(children) else None
         return None
+
+    # -- editing the top level -------------------------------------------------
+    def _top_level_lists(self) -> tuple[list[Any], list[Any]]:
+        """The top level before and after the root, made explicit for an edit.
+
+        `_top_leader` and `_top_trailer` become complete: one entry per child
+        of the document before (after) the root, a string of the soup's own
+        (the doctype, whitespace) or None for the next comment or PI lxml
+        keeps beside the root.  `_top_children` reads them back unchanged.
+        """
+        children = self._top_children()
+        root = self._root
+        r = next(i for i, c in enumerate(children) if getattr(c, "_el", None) is root)
+
+        def entry(child: Any) -> Any:
+            return None if child._el is not None else child
+
+        self._top_leader = [entry(c) for c in children[:r]]
+        self._top_trailer = [entry(c) for c in children[r + 1 :]]
+        return self._top_leader, self._top_trailer
+
+    def _remove_top_level(self, node: Any) -> None:
+        """Take a child of the document out (bs4's ``extract`` there).
+
+        Comments and processing instructions are lxml's siblings of the
+        root: moved into a scratch element and dropped.  The doctype and the
+        whitespace bs4 keeps there are the soup's own strings.  The root
+        element cannot go: lxml keeps no document without one.
+        """
+        if node._el is not None and node._el is self._root:
+            raise ValueError(ROOT_ELEMENT_MESSAGE)
+        leader, trailer = self._top_level_lists()
+        children = self._top_children()
+        i = next(i for i, c in enumerate(children) if c is node)
+        entries, k = (leader, i) if i < len(leader) else (trailer, i - len(leader) - 1)
+        del entries[k]
+        if node is self._top_doctype:
+            self._top_doctype = None
+        if node._el is not None:  # lxml unlinks a node it moves
+            scratch = etree.Element("scratch")
+            scratch.append(node._el)
+            scratch.remove(node._el)
+
+    def _edit_top_level(self, anchor: Any, args: Any, after: bool) -> list[Any]:
+        """``insert_before``/``insert_after`` beside ``anchor``, a child of the document.
+
+        A comment or PI goes beside the root in lxml's tree, a string into
+        the soup's own lists.  A tag cannot: lxml's document has one element
+        at its top level.
+        """
+        items = [_normalize_arg(arg) for arg in args]
+        if any(isinstance(item, Tag) for item in items):
+            raise ValueError(ROOT_ELEMENT_MESSAGE)
+        for item in items:
+            _detach(item)
+            item = _prepare(item, self)
+            leader, trailer = self._top_level_lists()
+            children = self._top_children()
+            at = next(i for i, c in enumerate(children) if c is anchor) + after
+            entries, k = (
+                (leader, at) if at <= len(leader) else (trailer, at - len(leader) - 1)
+            )
+            if item._el is None:
+                item._doc = self._soup
+                entries.insert(k, item)
+            else:
+                nodes = [
+                    (i, c._el) for i, c in enumerate(children) if c._el is not None
+                ]
+                following = [el for i, el in nodes if i >= at]
+                if following:
+                    following[0].addprevious(item._el)
+                else:
+                    nodes[-1][1].addnext(item._el)
+                entries.insert(k, None)
+                _adopt(item, self)
+            if after:
+                anchor = item
+        return items
 
     # -- Tag API on the document node ---------------------------------------------
     @property

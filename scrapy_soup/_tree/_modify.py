@@ -206,7 +206,7 @@ def _detach(x: Any) -> None:
         if owner is None:
             doc = x._doc
             if doc is not None and doc._is_top_level_string(x):
-                raise ValueError(_FULL_DOCUMENT_MESSAGE)
+                doc._remove_top_level(x)
             return
         if x._is_live():
             set_raw(owner, x._tail, None, x._doc)
@@ -216,7 +216,7 @@ def _detach(x: Any) -> None:
     if node.getparent() is None:
         doc = x._doc
         if doc is not None and doc._is_top_level(node):
-            raise ValueError(_FULL_DOCUMENT_MESSAGE)
+            doc._remove_top_level(x)
         return
     _remove_node(node, x._doc)
 
@@ -509,6 +509,8 @@ class ModifyMixin:
             raise ValueError("Element has no parent, so 'before' has no meaning.")
         if any(x is me for x in args):
             raise ValueError("Can't insert an element before itself.")
+        if _is_full_document(parent):
+            return parent._edit_top_level(me, args, after=False)  # type: ignore[no-any-return]
         target = _parent_el(parent)
         normalized = [_normalize_arg(a) for a in args]
         for arg in normalized:
@@ -543,6 +545,8 @@ class ModifyMixin:
             raise ValueError("Element has no parent, so 'after' has no meaning.")
         if any(x is me for x in args):
             raise ValueError("Can't insert an element after itself.")
+        if _is_full_document(parent):
+            return parent._edit_top_level(me, args, after=True)  # type: ignore[no-any-return]
         target = _parent_el(parent)
         normalized = [_normalize_arg(a) for a in args]
         for arg in normalized:
@@ -587,6 +591,10 @@ class ModifyMixin:
             return self
         if any(x is parent for x in args):
             raise ValueError("Cannot replace a Tag with its parent.")
+        if _is_full_document(parent):
+            parent._edit_top_level(me, [a for a in args if a is not me], after=True)
+            _detach(me)
+            return self
         target = _parent_el(parent)
         normalized = [_normalize_arg(a) for a in args]
         for arg in normalized:
