@@ -227,3 +227,26 @@ def test_literal_quoting() -> None:
         theirs.find_all(title="a'b\"c")
     )
     assert _xpath.literal("a\x00") is None
+
+
+def test_a_search_repeated_with_other_arguments_or_trees() -> None:
+    # Strainers and plans are cached by the call's plain arguments
+    # (`_search._call_key`): a repeat with a limit, on an XML soup, with a
+    # list changed since, or with a value of another type finds its own.
+    html = Soup("<p class='a b'>1</p><p class=b x=1>2</p><P x=True>3</P>")
+    xml = Soup("<r><p class='a b'>1</p><P>3</P></r>", "xml")
+    names = ["p"]
+    for _ in range(2):
+        assert [t.text for t in html.find_all("p")] == ["1", "2", "3"]
+        assert [t.text for t in xml.find_all("p")] == ["1"]
+        assert [t.text for t in html.find_all("p", limit=1)] == ["1"]
+        assert [t.text for t in html.find_all(names)] == ["1", "2", "3"]
+        assert [t.text for t in html.find_all(class_=["a"])] == ["1"]
+        assert [t.text for t in html.find_all(x=True)] == ["2", "3"]
+        assert [t.text for t in html.find_all(x="True")] == ["3"]
+        assert [t.text for t in html.find_all(x=re.compile("1"))] == ["2"]
+        assert [t.text for t in html.find_all(attrs={"x": re.compile("T")})] == ["3"]
+        names.append("r")
+        names.remove("p")
+        assert html.find_all(names) == []
+        names[:] = ["p"]

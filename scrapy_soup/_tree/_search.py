@@ -17,8 +17,9 @@ bs4 returns, in the same order.  How it gets there depends on the filter:
 
 from __future__ import annotations
 
+import re
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
@@ -54,6 +55,52 @@ _GENERATORS = {
 
 def _is_document(node: Any) -> bool:
     return isinstance(node, classes.Soup)
+
+
+#: The argument types a search's strainer is cached for (`_call_key`): plain
+#: data, and compiled patterns, which behave alike when equal.  Not callables:
+#: a lambda written in a loop is a new object on every call.
+_PLAIN_TYPES = frozenset({str, bytes, bool, type(None), re.Pattern})
+
+
+class _NotPlain(Exception):
+    """An argument `_call_key` does not cache by."""
+
+
+def _plain(value: Any) -> Any:
+    kind = type(value)
+    if kind in _PLAIN_TYPES:
+        return value
+    if (kind is list or kind is tuple) and all(type(item) is str for item in value):
+        return (kind, *value)  # never equal to a plain value
+    raise _NotPlain
+
+
+def _call_key(
+    name: Any, attrs: Any, string: Any, kwargs: dict[str, Any]
+) -> Hashable | None:
+    """A key for a search's filter arguments, or None when one is not plain data."""
+    try:
+        if type(attrs) is dict:
+            attrs = tuple([(attr, _plain(v)) for attr, v in attrs.items()])
+        else:
+            attrs = _plain(attrs)
+        return (
+            _plain(name),
+            attrs,
+            _plain(string),
+            tuple([(attr, _plain(v)) for attr, v in kwargs.items()]),
+        )
+    except _NotPlain:
+        return None
+
+
+#: Built strainers and their tag plans (HTML, XML) by `_call_key`: a search
+#: called again with the same arguments (every page of a crawl) skips
+#: building them, half of a small page's ``find_all``.  The strainers are
+#: shared: ``ResultSet.source`` of two such searches is the same object.
+_STRAINERS: dict[Hashable, tuple[SoupStrainer, list[Any]]] = {}
+_STRAINERS_MAX = 512
 
 
 class _Plan:
@@ -440,10 +487,19 @@ class SearchMixin:
                 % {"original": "_class", "autocorrect": "class_"},
                 AttributeResemblesVariableWarning,
             )
+        plans: list[Any] | None = None
         if isinstance(name, ElementFilter):
             matcher: ElementFilter = name
-        else:
+        elif (key := _call_key(name, attrs, string, kwargs)) is None:
             matcher = SoupStrainer(name, attrs, string, **kwargs)
+        else:
+            cached = _STRAINERS.get(key)
+            if cached is None:
+                if len(_STRAINERS) >= _STRAINERS_MAX:
+                    _STRAINERS.clear()
+                strainer = SoupStrainer(name, attrs, string, **kwargs)
+                cached = _STRAINERS[key] = (strainer, [None, None])
+            matcher, plans = cached
         if (
             string is None
             and not limit
@@ -458,7 +514,7 @@ class SearchMixin:
             return ResultSet(matcher, [])
         if type(matcher) is SoupStrainer and not matcher.includes_everything:
             if matcher.name_rules or matcher.attribute_rules:
-                found = self._tags_compiled(direction, matcher, n)
+                found = self._tags_compiled(direction, matcher, n, plans)
                 if found is not None:
                     return ResultSet(matcher, found)
             elif direction == "descendants":
@@ -478,15 +534,26 @@ class SearchMixin:
         return matcher.find_all(generator, limit)
 
     def _tags_compiled(
-        self, direction: str, matcher: SoupStrainer, limit: int | None
+        self,
+        direction: str,
+        matcher: SoupStrainer,
+        limit: int | None,
+        plans: list[Any] | None = None,
     ) -> list[Any] | None:
+        """A tag search by XPath; ``plans`` keeps the matcher's plans (`_STRAINERS`)."""
         plan = _axes_plan(self, direction)
         if plan is None:
             return None
         doc = _document_of(self)
         results: list[Any] = []
         if plan.context is not None and plan.axes:
-            tag_plan = _xpath.tag_plan(matcher, _is_xml(doc))
+            xml = _is_xml(doc)
+            if plans is None:
+                tag_plan = _xpath.tag_plan(matcher, xml)
+            else:
+                tag_plan = plans[xml]
+                if tag_plan is None:
+                    tag_plan = plans[xml] = _xpath.tag_plan(matcher, xml)
             if tag_plan.never:
                 return []
             container = _container(doc)

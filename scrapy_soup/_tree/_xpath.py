@@ -130,6 +130,7 @@ class TagPlan:
         "python_searches",
         "python_string",
         "raw_name",
+        "xpaths",
     )
 
     def __init__(self) -> None:
@@ -147,6 +148,10 @@ class TagPlan:
         self.python_string = False
         self.never = False
         self.key: Hashable | None = None
+        #: `tag_xpath`'s compiled XPaths of a cached plan, by (axes, limit,
+        #: from_end, extra): a small key, where the shared cache's holds the
+        #: plan's whole key (a nested tuple hashed again on every look-up).
+        self.xpaths: dict[Hashable, Any] = {}
 
     @property
     def exact(self) -> bool:
@@ -504,11 +509,16 @@ def tag_xpath(
     ``limit`` in document order when ``from_end``.  ``extra`` is one more
     predicate (e.g. excluding a fragment's container).
     """
+    xpaths = plan.xpaths
+    own_key = (axes, limit, from_end, extra)
+    found = xpaths.get(own_key)
+    if found is not None:
+        return found
     key = (plan.key, axes, limit, from_end, extra) if plan.key is not None else None
     if key is not None:
         found = _XPATHS.get(key)
         if found is not None:
-            return found
+            return _own_xpath(xpaths, own_key, found)
     preds = "".join(f"[{p}]" for p in plan.predicates)
     if extra:
         preds += f"[{extra}]"
@@ -529,8 +539,17 @@ def tag_xpath(
         extensions=plan.extensions or None,
         smart_strings=False,
     )
-    if key is not None:
-        _XPATHS.put(key, compiled)
+    if key is None:
+        return compiled
+    _XPATHS.put(key, compiled)
+    return _own_xpath(xpaths, own_key, compiled)
+
+
+def _own_xpath(xpaths: dict[Hashable, Any], key: Hashable, compiled: Any) -> Any:
+    """Remember ``compiled`` in a plan's own `TagPlan.xpaths`, a few at most."""
+    if len(xpaths) >= 16:  # limits vary (find_all(limit=n) for many n)
+        xpaths.clear()
+    xpaths[key] = compiled
     return compiled
 
 
