@@ -27,7 +27,7 @@ from lxml import etree
 
 from . import _xpath
 from ._classes import classes
-from ._identity import WRAPPER_REFS, wrap, wrap_all
+from ._identity import STRING_REFS, WRAPPER_REFS, wrap, wrap_all
 from ._strainer import (
     AttributeResemblesVariableWarning,
     ElementFilter,
@@ -365,6 +365,52 @@ _PRESERVING = etree.XPath(
 )
 
 
+def _every_string(top: Any, doc: Any, results: list[Any]) -> None:
+    """`_walk_strings` for ``string=True``: every text slot, comment and PI.
+
+    No text slot's string is empty (a whitespace-only one collapses to a
+    space or a newline), so each is a result: the remembered ones are read
+    inline, without `_walk_strings`' three calls per string.
+    """
+    get_string = STRING_REFS.get
+    append = results.append
+    raw = top.text
+    if raw:
+        append(text_string(top, False, doc, raw))
+    stack = [top]
+    nodes = top.iter()
+    next(nodes)
+    for el in nodes:
+        parent = el.getparent()
+        while stack[-1] is not parent:
+            done = stack.pop()
+            raw = done.tail
+            if raw:
+                ref = get_string((done, True))
+                found = ref() if ref is not None else None
+                if found is None or found._raw != raw:
+                    found = text_string(done, True, doc, raw)
+                append(found)
+        stack.append(el)
+        if isinstance(el.tag, str):
+            raw = el.text
+            if raw:
+                ref = get_string((el, False))
+                found = ref() if ref is not None else None
+                if found is None or found._raw != raw:
+                    found = text_string(el, False, doc, raw)
+                append(found)
+        else:  # a comment or PI: an empty one is no result
+            string = wrap(el, doc)
+            if string:
+                append(string)
+    while len(stack) > 1:
+        done = stack.pop()
+        raw = done.tail
+        if raw:
+            append(text_string(done, True, doc, raw))
+
+
 def _walk_strings(
     top: Any,
     doc: Any,
@@ -383,6 +429,9 @@ def _walk_strings(
     of an XPath for every text node, which builds a "smart" string and a
     parent proxy for each.
     """
+    if accept is bool and limit is None:
+        _every_string(top, doc, results)
+        return
     preserving = bool(_PRESERVING(top))
     newline = accept("\n")
     space = accept(" ")
