@@ -34,6 +34,9 @@ __version__ = "0.1.0.dev0"
 
 from ._tree._attrs import (
     AttributeValueList,
+    AttributeValueWithCharsetSubstitution,
+    CharsetMetaAttributeValue,
+    ContentMetaAttributeValue,
 )
 from ._tree._css import (
     SelectorError,
@@ -118,13 +121,16 @@ __all__ = [
     "Addon",
     "AttributeResemblesVariableWarning",
     "AttributeValueList",
+    "AttributeValueWithCharsetSubstitution",
     "BeautifulSoup",
     "CData",
+    "CharsetMetaAttributeValue",
     "CleanError",
     "CleanHtmlPipeline",
     "CleanPolicy",
     "CleanStats",
     "Comment",
+    "ContentMetaAttributeValue",
     "Declaration",
     "Doctype",
     "ElementFilter",

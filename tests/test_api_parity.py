@@ -371,3 +371,240 @@ def test_bad_selectors_raise_like_soupsieve(selector: str) -> None:
 def test_warning_classes_are_bs4s(name: str) -> None:
     ours, theirs = getattr(scrapy_soup, name), getattr(bs4, name)
     assert [c.__name__ for c in ours.__mro__] == [c.__name__ for c in theirs.__mro__]
+
+
+# -- soup.builder, sourcepos, _should_pretty_print ----------------------------------
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_builder_settings_are_bs4s(mode: str) -> None:
+    ours, theirs = Soup("<p>x</p>", mode).builder, bs4.BeautifulSoup("", mode).builder
+    assert ours is not None
+    for name in ("NAME", "features", "is_xml", "store_line_numbers"):
+        assert getattr(ours, name) == getattr(theirs, name), name
+    assert set(ours.preserve_whitespace_tags) == theirs.preserve_whitespace_tags
+    assert {k: set(v) for k, v in ours.cdata_list_attributes.items()} == dict(
+        theirs.cdata_list_attributes
+    )
+    assert {k: v.__name__ for k, v in ours.string_containers.items()} == {
+        k: v.__name__ for k, v in theirs.string_containers.items()
+    }
+    theirs_empty = theirs.empty_element_tags
+    assert ours.empty_element_tags == (
+        None if theirs_empty is None else frozenset(theirs_empty)
+    )
+    assert ours.can_be_empty_element("br") == theirs.can_be_empty_element("br")
+    assert ours.can_be_empty_element("p") == theirs.can_be_empty_element("p")
+
+
+@pytest.mark.parametrize("path", PAGES[:8], ids=lambda p: p.name)
+def test_builder_survives_pickling(path: Path) -> None:
+    import pickle
+
+    text = read_page(path)
+    ours, theirs = Soup(text), bs4.BeautifulSoup(text, "lxml")
+    again = pickle.loads(pickle.dumps(ours, pickle.HIGHEST_PROTOCOL))
+    assert again.builder is not None
+    assert again.builder.is_xml is pickle.loads(pickle.dumps(theirs)).builder.is_xml
+    # bs4 code drops the builder before pickling: the soup still pickles.
+    ours.builder = theirs.builder = None
+    assert ours.builder is None
+    assert str(pickle.loads(pickle.dumps(ours))) == str(ours)
+
+
+def test_sourcepos_set_by_hand_is_copied() -> None:
+    ours, theirs = Soup("<p></p>").p, bs4.BeautifulSoup("<p></p>", "lxml").p
+    for tag in (ours, theirs):
+        tag.sourceline = 10
+        tag.sourcepos = 33
+    for attr in ("sourceline", "sourcepos"):
+        assert getattr(copy.copy(ours), attr) == getattr(copy.copy(theirs), attr)
+
+
+def test_should_pretty_print_is_bs4s() -> None:
+    ours = Soup("").new_tag("a_tag")
+    theirs = bs4.BeautifulSoup("", "lxml").new_tag("a_tag")
+    for tags in (None, [], ["some_other_tag"], ["some_other_tag", "a_tag"]):
+        ours.preserve_whitespace_tags = tags
+        theirs.preserve_whitespace_tags = tags
+        for level in (None, 0, 1):
+            assert ours._should_pretty_print(level) is theirs._should_pretty_print(
+                level
+            ), (tags, level)
+    assert (
+        Soup("<pre>").pre._should_pretty_print()
+        is bs4.BeautifulSoup("<pre>", "lxml").pre._should_pretty_print()
+    )
+
+
+# -- editing: the soup itself, decompose -------------------------------------------
+
+
+@pytest.mark.parametrize("method", ["insert_before", "insert_after"])
+@pytest.mark.parametrize("mode", MODES)
+def test_soup_has_no_siblings_to_insert_next_to(method: str, mode: str) -> None:
+    messages = []
+    for soup in (Soup("<p>x</p>", mode), bs4.BeautifulSoup("<p>x</p>", mode)):
+        with pytest.raises(NotImplementedError) as caught:
+            getattr(soup, method)(soup.new_tag("a"))
+        messages.append(str(caught.value))
+    assert messages[0] == messages[1]
+
+
+@pytest.mark.parametrize("path", PAGES[:12], ids=lambda p: p.name)
+def test_decomposed_tags_print_as_bs4s(path: Path) -> None:
+    text = read_page(path)
+    soups = Soup(text), bs4.BeautifulSoup(text, "lxml")
+    seen = []
+    for soup in soups:
+        first = soup.find(["p", "li", "div"])
+        if first is None:
+            pytest.skip("no p, li or div")
+        inner = first.find(True)
+        first.decompose()
+        seen.append(
+            (
+                str(first),
+                first.name,
+                first.prettify(),
+                None if inner is None else (str(inner), inner.name, inner.decomposed),
+                str(soup),
+            )
+        )
+    assert seen[0][:4] == seen[1][:4]
+    assert _unbool(seen[0][4]) == _unbool(seen[1][4])
+
+
+# -- XMLParsedAsHTMLWarning -----------------------------------------------------------
+
+XML_AS_HTML = [
+    '<?xml version="1.0" encoding="utf-8"?><tag>string</tag>',
+    '<?xml version="1.0"?>\n<svg xmlns="http://www.w3.org/2000/svg"><g/></svg>',
+    '<?xml version="1.0"?><html><p>x</p>',
+    '<?xml version="1.0"?><!DOCTYPE html><html><p>x</p></html>',
+    '<?xml version="1.0"?><!-- c --><HTML><p>x</p>',
+    '<?xml version="1.0"?><root>' + "x" * 600 + "</root></html>",
+    '  <?xml version="1.0"?><tag>s</tag>',
+    "<p>x</p>",
+    "<?php echo 1 ?><p>x</p>",
+]
+
+
+def _warning_names(call: Callable[[], object]) -> list[str]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        call()
+    return [type(w.message).__name__ for w in caught]
+
+
+@pytest.mark.parametrize("as_bytes", [False, True])
+@pytest.mark.parametrize("markup", XML_AS_HTML)
+@pytest.mark.parametrize("mode", MODES)
+def test_xml_parsed_as_html_warns_like_bs4(
+    markup: str, mode: str, as_bytes: bool
+) -> None:
+    data: str | bytes = markup.encode() if as_bytes else markup
+    ours = _warning_names(lambda: Soup(data, mode))
+    theirs = _warning_names(lambda: bs4.BeautifulSoup(data, mode))
+    assert ours == theirs
+
+
+def test_xml_parsed_as_html_message_and_line() -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        soup = Soup(b'<?xml version="1.0" encoding="utf-8"?><tag>string</tag>')
+    [warning] = caught
+    assert isinstance(warning.message, scrapy_soup.XMLParsedAsHTMLWarning)
+    assert str(warning.message) == scrapy_soup.XMLParsedAsHTMLWarning.MESSAGE
+    assert warning.filename == __file__
+    assert soup.tag.string == "string"
+
+
+def test_huge_tree_is_accepted_as_by_bs4s_lxml_builders() -> None:
+    points = "A" * 10_000_001  # past libxml2's XML_MAX_TEXT_LENGTH
+    markup = f'<svg><g id="one"><polygon points="{points}"/></g><g id="two"/></svg>'
+    for mode in ("xml", "lxml"):
+        ours = Soup(markup, mode, huge_tree=True)
+        theirs = bs4.BeautifulSoup(markup, mode, huge_tree=True)
+        assert len(ours.find_all("g")) == len(theirs.find_all("g")) == 2
+        assert ours.polygon["points"] == theirs.polygon["points"]
+
+
+# -- <meta> charset values ------------------------------------------------------------
+
+
+def _meta_reads(soup: Any) -> list[tuple[str, str, str, str, str]]:
+    reads = []
+    for meta in soup.find_all("meta"):
+        for key in ("charset", "content"):
+            value = meta.get(key)
+            if value is None:
+                continue
+            assert meta[key] == value
+            assert type(meta[key]) is type(meta.attrs[key])
+            sub = getattr(value, "substitute_encoding", None)
+            reads.append(
+                (
+                    key,
+                    str(value),
+                    type(value).__name__,
+                    sub("utf8") if sub else "",
+                    sub("idna") if sub else "",
+                )
+            )
+    return reads
+
+
+META_SAMPLES = [
+    '<meta content="text/html; charset=x-sjis" http-equiv="Content-type"/>',
+    '<meta id="encoding" charset="x-sjis" />',
+    '<meta http-equiv="content-type" content="text/html">',
+    '<meta http-equiv="Content-Language" content="ja; charset=x">',
+    '<meta charset="utf-8" http-equiv="Content-Type" content="text/html; charset=a">',
+    '<meta name="description" content="charset=x">',
+    '<p charset="x" content="y">',
+]
+
+
+@pytest.mark.parametrize("markup", META_SAMPLES)
+@pytest.mark.parametrize("mode", MODES)
+def test_meta_values_are_bs4s(markup: str, mode: str) -> None:
+    ours, theirs = Soup(markup, mode), bs4.BeautifulSoup(markup, mode)
+    assert _meta_reads(ours) == _meta_reads(theirs)
+    for encoding in ("utf8", "shift-jis", "latin1"):
+        assert ours.encode(encoding) == theirs.encode(encoding)
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda p: p.name)
+def test_meta_values_on_pages(path: Path) -> None:
+    text = read_page(path)
+    assert _meta_reads(Soup(text)) == _meta_reads(bs4.BeautifulSoup(text, "lxml"))
+
+
+# -- parse_only of strings, Tag(prefix=...) ------------------------------------------
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_parse_only_strings_in_every_mode(mode: str) -> None:
+    markup = "<p>Once <a>Elsie</a>,\n<a>Lacie</a> and <!--c--></p>\n<p>...</p>"
+
+    def short(string: str | None) -> bool:
+        return string is not None and len(string) < 10
+
+    ours = Soup(markup, mode, parse_only=scrapy_soup.SoupStrainer(string=short))
+    theirs = bs4.BeautifulSoup(markup, mode, parse_only=bs4.SoupStrainer(string=short))
+    assert ours.decode() == theirs.decode()
+
+
+def test_tag_keeps_the_prefix_of_its_namespace() -> None:
+    kwargs = {"name": "a", "prefix": "ns", "namespace": "urn:x"}
+    ours, theirs = scrapy_soup.Tag(**kwargs), bs4.Tag(**kwargs)
+    assert (ours.name, ours.prefix, ours.namespace) == (
+        theirs.name,
+        theirs.prefix,
+        theirs.namespace,
+    )
+    for name in ("a", "ns:a", "ns2:a"):
+        assert scrapy_soup.SoupStrainer(name=name).matches_tag(
+            ours
+        ) is bs4.SoupStrainer(name=name).matches_tag(theirs)

@@ -41,6 +41,8 @@ def test_tables_are_the_trees() -> None:
     assert CDATA_LIST_ATTRIBUTES == _attrs.CDATA_LIST_ATTRIBUTES
 
 
+# One case is XML-declared on purpose: the soup warns as bs4 does.
+@pytest.mark.filterwarnings("ignore::scrapy_soup.XMLParsedAsHTMLWarning")
 @pytest.mark.parametrize(
     "text",
     [
@@ -82,6 +84,7 @@ _PIECES = st.sampled_from(
 )  # fmt: skip
 
 
+@pytest.mark.filterwarnings("ignore::scrapy_soup.XMLParsedAsHTMLWarning")
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.one_of(_PIECES, st.text(max_size=5)), max_size=15))
 def test_same_as_the_soup_generated(pieces: list[str]) -> None:

@@ -215,6 +215,8 @@ def test_lone_surrogates_in_str(mode: str) -> None:
     assert isinstance(absolutize_links(text, "http://e.com/"), str)
 
 
+# XML-declared input parsed as HTML on purpose.
+@pytest.mark.filterwarnings("ignore::scrapy_soup.XMLParsedAsHTMLWarning")
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize(
     "data",
@@ -326,6 +328,8 @@ def _entities(levels: int) -> str:
     return f'<!DOCTYPE r [<!ENTITY lol1 "lol">{ents}]>'
 
 
+# XML-declared input parsed as HTML on purpose.
+@pytest.mark.filterwarnings("ignore::scrapy_soup.XMLParsedAsHTMLWarning")
 @pytest.mark.parametrize("as_bytes", [True, False])
 @pytest.mark.parametrize(
     "body",
@@ -353,6 +357,8 @@ def _fetches() -> LocalServer:
     return LocalServer(lambda _target: Reply(b'<!ENTITY leak "FETCHED">')).start()
 
 
+# XML-declared input parsed as HTML on purpose.
+@pytest.mark.filterwarnings("ignore::scrapy_soup.XMLParsedAsHTMLWarning")
 def test_external_entities_are_neither_fetched_nor_read(tmp_path: Path) -> None:
     secret = tmp_path / "secret.txt"
     secret.write_text("TOP-SECRET", encoding="utf-8")

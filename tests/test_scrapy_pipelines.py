@@ -19,6 +19,8 @@ from xml.etree import ElementTree
 import pytest
 from scrapy_helpers import ADDON_SETTINGS, CrawlResult, Page, PageServer, run_crawl
 
+from scrapy_soup._scrapy._bridge import fragment_of_markup
+
 SM = "scrapy_soup._scrapy.middlewares.SoupSpiderMiddleware"
 CLEAN = "scrapy_soup.CleanHtmlPipeline"
 
@@ -290,3 +292,9 @@ def test_extra_link_attributes(server: PageServer, tmp_path: Path) -> None:
     base = server.url("/dir/")
     assert f'data-src="{base}lazy.png"' in item["html"]
     assert f'data-srcset="{base}l1.png 1x, {base}l2.png 2x"' in item["html"]
+
+
+def test_xml_declared_item_field_gives_no_parser_warning() -> None:
+    # bs4 would warn (XMLParsedAsHTMLWarning); a field is what the site sent.
+    soup = fragment_of_markup('\n<?xml version="1.0"?><svg><g/></svg>')
+    assert soup.find("g") is not None

@@ -16,6 +16,8 @@ from scrapy_soup import Soup
 FEATURES = ["lxml", "html.parser", "xml"]
 
 
+# XML-declared input parsed as HTML on purpose.
+@pytest.mark.filterwarnings("ignore::scrapy_soup.XMLParsedAsHTMLWarning")
 @pytest.mark.parametrize("features", FEATURES)
 @pytest.mark.parametrize(
     "data",
@@ -43,6 +45,8 @@ def test_awkward_bytes_parse(data: bytes, features: str) -> None:
     soup.prettify()
 
 
+# XML-declared input parsed as HTML on purpose.
+@pytest.mark.filterwarnings("ignore::scrapy_soup.XMLParsedAsHTMLWarning")
 @given(st.binary(max_size=2000))
 @settings(max_examples=150, deadline=None)
 def test_any_bytes_parse(data: bytes) -> None:

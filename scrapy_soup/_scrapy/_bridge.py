@@ -12,6 +12,7 @@ return for a string.
 from __future__ import annotations
 
 import copy
+import warnings
 from typing import TYPE_CHECKING, Any
 
 from lxml import etree
@@ -47,9 +48,16 @@ def _element_of(tag: Tag) -> etree._Element:
 
 def fragment_of_markup(markup: str) -> Soup:
     """Parse a field's HTML string as a fragment soup (parsed once, here)."""
+    from scrapy_soup._tree._parse import XMLParsedAsHTMLWarning
     from scrapy_soup._tree._soup import Soup
 
-    return Soup(markup, "fragment")
+    if not markup[:64].lstrip(" \t\r\n").startswith("<?xml"):
+        return Soup(markup, "fragment")
+    # A field holding an SVG with its XML declaration is what the site
+    # sent, not the user's choice of parser: bs4's warning would be noise.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", XMLParsedAsHTMLWarning)
+        return Soup(markup, "fragment")
 
 
 def fragment_of_tag(tag: Tag) -> Soup:

@@ -15,6 +15,8 @@ from typing import Any, SupportsIndex, TypeVar, overload
 
 from lxml import etree
 
+from ._tables import PYTHON_SPECIFIC_ENCODINGS
+
 #: bs4's ``HTMLTreeBuilder.DEFAULT_CDATA_LIST_ATTRIBUTES``: attributes whose
 #: value is a whitespace-separated list, per tag (``"*"``: every tag).
 CDATA_LIST_ATTRIBUTES: dict[str, frozenset[str]] = {
@@ -67,6 +69,80 @@ def split_value(value: str) -> list[str]:
 def normalize_multi(value: str) -> str:
     """The value bs4 writes back for a multi-valued attribute: tokens joined by one space."""
     return " ".join(_NONWHITESPACE.findall(value))
+
+
+#: bs4's ``ContentMetaAttributeValue.CHARSET_RE``.
+CHARSET_RE = re.compile(r"((^|;)\s*charset=)([^;]*)", re.M)
+#: The attribute names that may read as a meta value: with the multi-valued
+#: ones, one set look-up on each ``tag[key]`` decides.
+META_KEYS = frozenset({"charset", "content"})
+
+
+class AttributeValueWithCharsetSubstitution(str):
+    """An attribute value that names the document's encoding (bs4's base class).
+
+    It prints as the encoding of the output: see its two subclasses.
+    """
+
+    original_value: str
+
+    def __new__(cls, original_value: str) -> AttributeValueWithCharsetSubstitution:
+        obj = str.__new__(cls, original_value)
+        obj.original_value = original_value
+        return obj
+
+    def substitute_encoding(self, eventual_encoding: str | None = "utf-8") -> str:
+        """The value to print for output in ``eventual_encoding``."""
+        raise NotImplementedError
+
+
+class CharsetMetaAttributeValue(AttributeValueWithCharsetSubstitution):
+    """A ``<meta charset>`` value, which prints as the output encoding (bs4's class).
+
+    >>> from scrapy_soup import Soup
+    >>> charset = Soup('<meta charset="x-sjis">').meta["charset"]
+    >>> charset, charset.substitute_encoding("utf8")
+    ('x-sjis', 'utf8')
+    """
+
+    def substitute_encoding(self, eventual_encoding: str | None = "utf-8") -> str:
+        """The encoding to print: ``eventual_encoding`` ("" for a Python-only one)."""
+        if eventual_encoding in PYTHON_SPECIFIC_ENCODINGS:
+            return ""
+        return eventual_encoding or ""
+
+
+class ContentMetaAttributeValue(AttributeValueWithCharsetSubstitution):
+    """The ``content`` of ``<meta http-equiv="Content-Type">`` (bs4's class).
+
+    Its ``charset=``, if any, prints as the output encoding.
+    """
+
+    CHARSET_RE = CHARSET_RE
+
+    def substitute_encoding(self, eventual_encoding: str | None = "utf-8") -> str:
+        """The value with its charset replaced by ``eventual_encoding``."""
+        if eventual_encoding in PYTHON_SPECIFIC_ENCODINGS:
+            return CHARSET_RE.sub("", self.original_value)
+        encoding = eventual_encoding or ""
+        return CHARSET_RE.sub(lambda m: m.group(1) + encoding, self.original_value)
+
+
+def meta_value(el: Any, key: str, value: str) -> str:
+    """``value`` as bs4's HTML builders read it: a meta value class on ``<meta>``.
+
+    bs4 (``HTMLTreeBuilder.set_up_substitutions``) gives ``charset`` that
+    class, or else ``content`` when ``http-equiv`` is Content-Type.
+    """
+    if el.tag != "meta":
+        return value
+    if key == "charset":
+        return CharsetMetaAttributeValue(value)
+    if key == "content" and el.get("charset") is None:
+        http_equiv = el.get("http-equiv")
+        if http_equiv is not None and http_equiv.lower() == "content-type":
+            return ContentMetaAttributeValue(value)
+    return value
 
 
 class AttributeValueList(list[str]):
@@ -264,8 +340,11 @@ class AttrsView(MutableMapping[str, str | AttributeValueList]):
         self._is_xml = is_xml
 
     def _wrap_value(self, key: str, value: str) -> str | AttributeValueList:
-        if not self._is_xml and is_multi_valued(self._el.tag, key):  # type: ignore[arg-type]
-            return AttributeValueList._live(self._el, key, split_value(value))
+        if not self._is_xml:
+            if is_multi_valued(self._el.tag, key):  # type: ignore[arg-type]
+                return AttributeValueList._live(self._el, key, split_value(value))
+            if key in META_KEYS:
+                return meta_value(self._el, key, value)
         return value
 
     def _raw(self, key: str) -> str | None:

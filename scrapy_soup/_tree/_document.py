@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from lxml import etree
 
+from ._builder import TreeBuilderInfo, builder_for
 from ._identity import remember, wrap
 from ._modify import _adopt, _detach, _normalize_arg, _prepare
 from ._node import PageElement
@@ -59,6 +60,7 @@ class DocumentNode(Tag):
 
     __slots__ = (
         "_base_url",
+        "_builder",
         "_kept",
         "_mode",
         "_pending",
@@ -78,6 +80,7 @@ class DocumentNode(Tag):
     ROOT_TAG_NAME: ClassVar[str] = "[document]"
 
     _mode: str
+    _builder: TreeBuilderInfo | None
     is_xml: bool
     original_encoding: str | None
     declared_html_encoding: str | None
@@ -109,6 +112,23 @@ class DocumentNode(Tag):
     #: as it is, where text from the parser is read with whitespace-only
     #: strings collapsed (bs4 collapses them once, when it parses).
     _verbatim: set[tuple[Any, bool]]
+
+    @property
+    def builder(self) -> TreeBuilderInfo | None:
+        """The settings of the tree builder this soup stands for (bs4's ``builder``).
+
+        A description of the mode (`TreeBuilderInfo`): ``builder.is_xml``,
+        ``string_containers`` and the other settings bs4 users read.  It
+        can be replaced (bs4 code sets it to None before pickling).
+        """
+        try:
+            return self._builder
+        except AttributeError:  # never set: the mode's
+            return builder_for(self._mode)
+
+    @builder.setter
+    def builder(self, value: TreeBuilderInfo | None) -> None:
+        self._builder = value
 
     @property
     def _soup(self) -> Soup:

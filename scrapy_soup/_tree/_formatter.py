@@ -28,25 +28,6 @@ if TYPE_CHECKING:
 
 EntitySubstitutionFunction = Callable[[str], str]
 
-#: Encodings that only mean something inside Python: a document encoded with
-#: one of them cannot name it in a ``<meta charset>`` (bs4 writes "").
-PYTHON_SPECIFIC_ENCODINGS = frozenset(
-    {
-        "idna",
-        "mbcs",
-        "oem",
-        "palmos",
-        "punycode",
-        "raw_unicode_escape",
-        "undefined",
-        "unicode_escape",
-        "raw-unicode-escape",
-        "unicode-escape",
-        "string-escape",
-        "string_escape",
-    }
-)
-
 
 def _build_html_tables() -> tuple[
     dict[str, str], set[str], re.Pattern[str], re.Pattern[str]

@@ -4,7 +4,7 @@ The same lxml node gives the same `Tag` (or comment, PI) while someone
 holds it, and the same text slot gives the same string while its text is
 unchanged, as in bs4, where a node is one object.  This module owns both
 maps; the other modules go through the functions here, except the hot
-loops of `_text`, which read ``WRAPPER_REFS``/``STRING_REFS`` inline and
+loops of `_text`, which read ``WRAPPER_REFS``/``TEXT_REFS``/``TAIL_REFS`` inline and
 write a `Ref` only for a string they just made.
 """
 
@@ -20,7 +20,8 @@ from ._tables import COMMENT_NODE, ENTITY_NODE, PI_NODE
 if TYPE_CHECKING:
     from ._soup import Soup
 
-#: Identity maps: lxml node -> wrapper, and (owner, is_tail) -> string.  The
+#: Identity maps: lxml node -> wrapper, and owner element -> the string of
+#: its text (``TEXT_REFS``) or tail (``TAIL_REFS``) slot.  The
 #: same node gives the same object while someone holds it.  Plain dicts of
 #: weak references, read inline: ``WeakValueDictionary``'s Python-level
 #: methods cost more than the rest of ``wrap()`` together.  An entry holds
@@ -46,7 +47,11 @@ def _ref(obj: Any, callback: Any, key: Any) -> Ref:
 
 
 WRAPPER_REFS: dict[Any, Ref] = {}
-STRING_REFS: dict[tuple[Any, bool], Ref] = {}
+#: Two maps keyed by the element, not one keyed by ``(owner, is_tail)``: a
+#: walk looks up every slot, and building and hashing the tuple cost more
+#: than the look-up itself.
+TEXT_REFS: dict[Any, Ref] = {}
+TAIL_REFS: dict[Any, Ref] = {}
 
 
 def _forget_wrapper(ref: Ref) -> None:
@@ -54,10 +59,16 @@ def _forget_wrapper(ref: Ref) -> None:
         del WRAPPER_REFS[ref.key]
 
 
-def forget_string(ref: Ref) -> None:
-    """The callback of a string's `Ref`: drop its entry when it dies."""
-    if STRING_REFS.get(ref.key) is ref:
-        del STRING_REFS[ref.key]
+def forget_text(ref: Ref) -> None:
+    """The callback of a text slot string's `Ref`: drop its entry when it dies."""
+    if TEXT_REFS.get(ref.key) is ref:
+        del TEXT_REFS[ref.key]
+
+
+def forget_tail(ref: Ref) -> None:
+    """The callback of a tail slot string's `Ref`: drop its entry when it dies."""
+    if TAIL_REFS.get(ref.key) is ref:
+        del TAIL_REFS[ref.key]
 
 
 def remember(node: Any, wrapper: Any) -> None:
@@ -73,13 +84,15 @@ def cached_wrapper(node: Any) -> Any:
 
 def remember_string(owner: Any, is_tail: bool, string: Any) -> None:
     """Make ``string`` the object read from that slot while its text is unchanged."""
-    key = (owner, is_tail)
-    STRING_REFS[key] = _ref(string, forget_string, key)
+    if is_tail:
+        TAIL_REFS[owner] = _ref(string, forget_tail, owner)
+    else:
+        TEXT_REFS[owner] = _ref(string, forget_text, owner)
 
 
 def cached_string(owner: Any, is_tail: bool) -> Any:
     """The live string last read from that slot, or None (its text may have changed)."""
-    ref = STRING_REFS.get((owner, is_tail))
+    ref = (TAIL_REFS if is_tail else TEXT_REFS).get(owner)
     return ref() if ref is not None else None
 
 
@@ -104,7 +117,6 @@ def wrap(node: Any, doc: Soup | None) -> Any:
         wrapper = _new_object(classes.Tag)
         wrapper._el = node
         wrapper._doc = doc
-        wrapper.hidden = False
         wrapper._decomposed = False
     elif isinstance(node, COMMENT_NODE):
         wrapper = classes.Comment._for_node(node, doc)
@@ -148,7 +160,6 @@ def wrap_all(nodes: Iterable[Any], doc: Soup | None) -> list[Any]:
         tag = _new_object(tag_class)
         tag._el = node
         tag._doc = doc
-        tag.hidden = False
         tag._decomposed = False
         ref = Ref(tag, _forget_wrapper)
         ref.key = node
@@ -162,10 +173,10 @@ def unbind_string(string: Any) -> None:
     """Detach a string object from its slot (the slot itself is not touched)."""
     owner = string._owner
     if owner is not None:
-        key = (owner, string._tail)
-        ref = STRING_REFS.get(key)
+        refs = TAIL_REFS if string._tail else TEXT_REFS
+        ref = refs.get(owner)
         if ref is not None and ref() is string:
-            del STRING_REFS[key]
+            del refs[owner]
     string._owner = None
     string._tail = False
     string._raw = None
@@ -183,18 +194,19 @@ def bind_string(string: Any, owner: Any, is_tail: bool, raw: str, doc: Any) -> N
 
 def forget_slot(owner: Any, is_tail: bool) -> None:
     """Unbind whatever string object is cached for a slot whose text changes."""
-    ref = STRING_REFS.get((owner, is_tail))
+    refs = TAIL_REFS if is_tail else TEXT_REFS
+    ref = refs.get(owner)
     if ref is not None:
         found = ref()
         if found is not None and found._owner is owner and found._tail == is_tail:
             unbind_string(found)
         else:
-            STRING_REFS.pop((owner, is_tail), None)
+            refs.pop(owner, None)
 
 
 def forget_slot_unless(owner: Any, is_tail: bool, keep_ids: set[int]) -> None:
     """`forget_slot`, unless the slot's string is one of ``keep_ids``."""
-    ref = STRING_REFS.get((owner, is_tail))
+    ref = (TAIL_REFS if is_tail else TEXT_REFS).get(owner)
     if ref is None:
         return
     found = ref()
@@ -205,12 +217,12 @@ def forget_slot_unless(owner: Any, is_tail: bool, keep_ids: set[int]) -> None:
 
 def drop_slot(owner: Any, is_tail: bool) -> None:
     """Forget the slot's string without touching the string object."""
-    STRING_REFS.pop((owner, is_tail), None)
+    (TAIL_REFS if is_tail else TEXT_REFS).pop(owner, None)
 
 
-def live_string(key: tuple[Any, bool], raw: str) -> Any:
+def live_string(owner: Any, is_tail: bool, raw: str) -> Any:
     """The remembered string of a text slot if it still holds ``raw``, else None."""
-    ref = STRING_REFS.get(key)
+    ref = (TAIL_REFS if is_tail else TEXT_REFS).get(owner)
     if ref is not None:
         found = ref()
         if found is not None and found._raw == raw:

@@ -47,6 +47,7 @@ from . import _identity
 from ._attrs import xml_safe
 from ._classes import classes
 from ._slots import add_text, move_mark, set_raw, slot_raw, slot_value
+from ._text import forget_contexts
 
 _FULL_DOCUMENT_MESSAGE = (
     "the top level of a full html/xml soup (doctype, comments, the root "
@@ -79,8 +80,43 @@ def _parent_el(parent: Any) -> Any:
     return parent._el
 
 
+class _DecomposedTag:
+    """What a decomposed tag shows, as in bs4: no name, printed ``<></>``.
+
+    `decompose` gives a tag a subclass of its own class with this first, so
+    no other tag pays a check for it.
+    """
+
+    __slots__ = ()
+
+    @property
+    def name(self) -> str:
+        return ""
+
+    def decode(
+        self,
+        indent_level: int | bool | None = None,
+        eventual_encoding: str | None = "utf-8",
+        formatter: Any = "minimal",
+        iterator: Any = None,
+    ) -> str:
+        return "<></>" if indent_level is None else "<>\n</>\n"
+
+
+_DECOMPOSED_CLASSES: dict[type, type] = {}
+
+
 def _mark_decomposed(x: Any) -> None:
     x._decomposed = True
+    cls = type(x)
+    if issubclass(cls, classes.Tag) and not issubclass(
+        cls, (_DecomposedTag, classes.Soup)
+    ):
+        sub = _DECOMPOSED_CLASSES.get(cls)
+        if sub is None:
+            sub = type(cls.__name__, (_DecomposedTag, cls), {"__slots__": ()})
+            _DECOMPOSED_CLASSES[cls] = sub
+        x.__class__ = sub
 
 
 def _normalize_arg(arg: Any) -> Any:
@@ -124,6 +160,7 @@ def _prepare(arg: Any, doc: Any) -> Any:
     if not isinstance(arg, classes.NavigableString):
         if doc is not None:
             doc._template_check = None
+            forget_contexts(doc)
         return arg
     if arg._el is not None:
         return arg
@@ -504,6 +541,10 @@ class ModifyMixin:
     def insert_before(self, *args: InsertableElement) -> list[PageElement]:
         """Put nodes right before this one, in order (bs4's ``insert_before``)."""
         me: Any = self
+        if isinstance(me, classes.Soup):  # bs4's: a soup has no siblings
+            raise NotImplementedError(
+                "BeautifulSoup objects don't support insert_before()."
+            )
         parent = me.parent
         if parent is None:
             raise ValueError("Element has no parent, so 'before' has no meaning.")
@@ -540,6 +581,10 @@ class ModifyMixin:
     def insert_after(self, *args: InsertableElement) -> list[PageElement]:
         """Put nodes right after this one, in order (bs4's ``insert_after``)."""
         me: Any = self
+        if isinstance(me, classes.Soup):  # bs4's: a soup has no siblings
+            raise NotImplementedError(
+                "BeautifulSoup objects don't support insert_after()."
+            )
         parent = me.parent
         if parent is None:
             raise ValueError("Element has no parent, so 'after' has no meaning.")
@@ -703,6 +748,9 @@ class ModifyMixin:
         el.tail = None
         clone = type(me)._wrap(el, me._doc)
         _identity.remember(el, clone)
+        pos = getattr(me, "_sourcepos", None)  # the line is the element's
+        if pos is not None:
+            clone._sourcepos = pos
         return clone  # type: ignore[no-any-return]  # (type(me): Self's class)
 
     def __deepcopy__(self, memo: object) -> Self:

@@ -16,7 +16,7 @@ from lxml import etree
 
 from ._attrs import is_multi_valued, split_value
 from ._classes import classes
-from ._formatter import PYTHON_SPECIFIC_ENCODINGS, Formatter, formatter_for_name
+from ._formatter import Formatter, formatter_for_name
 from ._identity import wrap
 from ._strings import (
     Comment,
@@ -30,6 +30,7 @@ from ._tables import (
     COMMENT_NODE,
     PI_NODE,
     PRESERVE_WHITESPACE_TAGS,
+    PYTHON_SPECIFIC_ENCODINGS,
     VOID_ELEMENTS,
 )
 from ._text import TextContext, node_raw_text, normalize_text, text_string

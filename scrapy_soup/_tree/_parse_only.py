@@ -55,7 +55,9 @@ def strain(soup: Soup, parse_only: ElementFilter) -> None:
     soup.is_xml = is_xml
     soup.original_encoding = encoding
     soup.declared_html_encoding = declared
-    if strings_only:
+    if strings_only and mode != "fragment":
+        # A document without elements holds its strings at its top level;
+        # a fragment holds them in its container, below.
         if kept and isinstance(kept[0], Doctype):
             soup._top_doctype = Doctype._synthetic(str(kept[0]), soup)  # type: ignore[assignment]
         soup._top_trailer = [

@@ -37,3 +37,22 @@ ELEMENT_NODE = etree._Element
 COMMENT_NODE = etree._Comment
 PI_NODE = etree._ProcessingInstruction
 ENTITY_NODE = etree._Entity
+
+#: Encodings that only mean something inside Python: a document encoded with
+#: one of them cannot name it in a ``<meta charset>`` (bs4 writes "").
+PYTHON_SPECIFIC_ENCODINGS = frozenset(
+    {
+        "idna",
+        "mbcs",
+        "oem",
+        "palmos",
+        "punycode",
+        "raw_unicode_escape",
+        "undefined",
+        "unicode_escape",
+        "raw-unicode-escape",
+        "unicode-escape",
+        "string-escape",
+        "string_escape",
+    }
+)

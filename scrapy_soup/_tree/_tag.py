@@ -8,19 +8,25 @@ element on each call; the search and editing methods come from
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, overload
 
 from lxml import etree
 
-from ._attrs import CDATA_LIST_ATTRIBUTES, AttrsView, delete_attribute
+from ._attrs import (
+    CDATA_LIST_ATTRIBUTES,
+    META_KEYS,
+    AttrsView,
+    delete_attribute,
+    meta_value,
+)
 from ._classes import classes
 from ._identity import remember, wrap
 from ._node import PageElement, node_next_sibling, node_previous_sibling
 from ._output import iter_strings, main_text_values, render, structurally_equal
 from ._strings import CData, NavigableString
 from ._tables import PRESERVE_WHITESPACE_TAGS, VOID_ELEMENTS
-from ._text import child_nodes, iter_descendants, small_text_values
+from ._text import child_nodes, forget_contexts, iter_descendants, small_text_values
 
 if TYPE_CHECKING:
     from ._attrs import AttributeValueList
@@ -34,6 +40,9 @@ _UNIVERSAL_MULTI = CDATA_LIST_ATTRIBUTES["*"]
 #: Every attribute name that is multi-valued on some tag: ``tag["href"]``
 #: returns lxml's value without reading the tag's name.
 _ANY_MULTI = frozenset().union(*CDATA_LIST_ATTRIBUTES.values())
+#: With the names that read as a meta value (``<meta charset>``): one set
+#: look-up on each read for the names that are neither.
+_SPECIAL_KEYS = _ANY_MULTI | META_KEYS
 
 #: Attribute names `Tag.__getattr__` answers with AttributeError instead of
 #: a search: bs4's ``contents``, and the soup-only attributes that the view's
@@ -41,7 +50,8 @@ _ANY_MULTI = frozenset().union(*CDATA_LIST_ATTRIBUTES.values())
 _NOT_TAG_NAMES = frozenset(
     {
         "contents", "_kept", "_namespaces", "_root", "_mode", "_verbatim",
-        "_trailer", "_doctype",
+        "_trailer", "_doctype", "_builder", "_sourcepos",
+        "_whitespace_tags_set",
     }
 )  # fmt: skip
 
@@ -49,13 +59,18 @@ _NOT_TAG_NAMES = frozenset(
 class Tag(PageElement):
     """An element of the page, wrapping one lxml element (bs4's ``Tag``)."""
 
-    __slots__ = ("__weakref__", "_decomposed", "_doc", "_el", "hidden")
+    # ``__dict__``: bs4 code sets attributes of its own on tags (and
+    # ``sourcepos``, ``hidden``); it costs two pointers until something is
+    # set, one more than the ``hidden`` slot it replaces.
+    __slots__ = ("__dict__", "__weakref__", "_decomposed", "_doc", "_el")
 
     #: Whether `decompose` was called on it (or on a tag around it).
     _decomposed: bool
     _el: Any
     _doc: Soup | None
-    hidden: bool
+    #: Whether output leaves out this tag's own markup (only its contents
+    #: print); True for a soup.  Set on a tag, it lives in ``__dict__``.
+    hidden: bool = False
 
     #: bs4's default string types for get_text(): not comments, not scripts.
     MAIN_CONTENT_STRING_TYPES: ClassVar[frozenset[type[NavigableString]]]
@@ -73,9 +88,11 @@ class Tag(PageElement):
         if name is None:
             raise ValueError("No value provided for new tag's name.")
         qname = f"{{{namespace}}}{name}" if namespace else name
-        self._el = etree.Element(qname)
+        # lxml keeps a prefix only with its namespace: without one,
+        # ``prefix`` is dropped (README, differences).
+        nsmap = {prefix: namespace} if namespace and prefix else None
+        self._el = etree.Element(qname, nsmap=nsmap)
         self._doc = parser
-        self.hidden = False
         self._decomposed = False
         remember(self._el, self)
         if attrs:
@@ -88,7 +105,6 @@ class Tag(PageElement):
         tag = cls.__new__(cls)
         tag._el = el
         tag._doc = doc
-        tag.hidden = False
         tag._decomposed = False
         return tag
 
@@ -106,8 +122,9 @@ class Tag(PageElement):
 
     @name.setter
     def name(self, value: str) -> None:
-        if self._doc is not None:  # it may become a <template>
+        if self._doc is not None:  # it may become a <template> (or a <pre>)
             self._doc._template_check = None
+            forget_contexts(self._doc)
         tag: str = self._el.tag
         if tag[0] == "{":
             self._el.tag = tag.split("}", 1)[0] + "}" + value
@@ -153,10 +170,14 @@ class Tag(PageElement):
             return self.attrs[key]
         if value is None:
             raise KeyError(key)
-        if key in _ANY_MULTI and (
-            key in _UNIVERSAL_MULTI or key in CDATA_LIST_ATTRIBUTES.get(el.tag, ())
-        ):
-            return self.attrs[key]  # HTML reads it as a live list (XML: str)
+        if key in _SPECIAL_KEYS:
+            if key in META_KEYS:
+                if el.tag == "meta" and not self._is_xml:
+                    return meta_value(el, key, value)
+            elif key in _UNIVERSAL_MULTI or key in CDATA_LIST_ATTRIBUTES.get(
+                el.tag, ()
+            ):
+                return self.attrs[key]  # HTML reads it as a live list (XML: str)
         return value
 
     def __setitem__(self, key: str, value: object) -> None:
@@ -185,10 +206,14 @@ class Tag(PageElement):
             return self.attrs.get(key, default)
         if value is None:
             return default
-        if key in _ANY_MULTI and (
-            key in _UNIVERSAL_MULTI or key in CDATA_LIST_ATTRIBUTES.get(el.tag, ())
-        ):
-            return self.attrs.get(key, default)
+        if key in _SPECIAL_KEYS:
+            if key in META_KEYS:
+                if el.tag == "meta" and not self._is_xml:
+                    return meta_value(el, key, value)
+            elif key in _UNIVERSAL_MULTI or key in CDATA_LIST_ATTRIBUTES.get(
+                el.tag, ()
+            ):
+                return self.attrs.get(key, default)
         return value
 
     def get_attribute_list(
@@ -223,8 +248,13 @@ class Tag(PageElement):
 
     @property
     def sourcepos(self) -> int | None:
-        """Not recorded by lxml: always None."""
-        return None
+        """The column the tag started at: lxml does not record it, so None
+        unless set (bs4 code copying a tag's position sets it)."""
+        return getattr(self, "_sourcepos", None)  # unset: no cost per wrapper
+
+    @sourcepos.setter
+    def sourcepos(self, value: int | None) -> None:
+        self._sourcepos = value
 
     @property
     def known_xml(self) -> bool:
@@ -253,9 +283,22 @@ class Tag(PageElement):
         return None if self._is_xml else CDATA_LIST_ATTRIBUTES
 
     @property
-    def preserve_whitespace_tags(self) -> frozenset[str]:
-        """Tags whose whitespace is kept as is."""
+    def preserve_whitespace_tags(self) -> Collection[str] | None:
+        """Tags whose whitespace is kept as is (the builder's, unless set)."""
+        tags: Any = getattr(self, "_whitespace_tags_set", self)
+        if tags is not self:
+            return tags  # type: ignore[no-any-return]
         return frozenset() if self._is_xml else PRESERVE_WHITESPACE_TAGS
+
+    @preserve_whitespace_tags.setter
+    def preserve_whitespace_tags(self, value: Collection[str] | None) -> None:
+        # Read by `_should_pretty_print`; output follows the builder's table.
+        self._whitespace_tags_set = value
+
+    def _should_pretty_print(self, indent_level: int | None = 1) -> bool:
+        """Whether `prettify` indents this tag's contents (bs4's rule)."""
+        tags = self.preserve_whitespace_tags
+        return indent_level is not None and (not tags or self.name not in tags)
 
     @property
     def interesting_string_types(self) -> frozenset[type[NavigableString]]:
@@ -389,7 +432,7 @@ class Tag(PageElement):
         ):
             # The main text of a small HTML element (None: a string
             # container is the element, around it or in it; or it is large).
-            values = small_text_values(el, strip)
+            values = small_text_values(el, strip, doc)
             if values is not None:
                 return separator.join(values)
         if types is PageElement.default:
