@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ._classes import classes
 from ._find import FindMixin
 from ._formatter import formatter_for_name
-from ._identity import STRING_REFS, WRAPPER_REFS, wrap
+from ._identity import TAIL_REFS, WRAPPER_REFS, wrap
 from ._modify import ModifyMixin
 from ._text import new_string, text_string
 
@@ -235,13 +235,12 @@ def node_next_sibling(wrapper: Any, el: Any) -> PageElement | None:
         return None
     raw = el.tail
     if raw:
-        key = (el, True)
-        ref = STRING_REFS.get(key)
+        ref = TAIL_REFS.get(el)
         if ref is not None:
             found = ref()
             if found is not None and found._raw == raw:
                 return found  # type: ignore[no-any-return]
-        return new_string(key, el, True, doc, raw, None)  # type: ignore[no-any-return]
+        return new_string(el, True, doc, raw, None)  # type: ignore[no-any-return]
     following = el.getnext()
     if following is None:
         return None

@@ -27,7 +27,7 @@ from lxml import etree
 
 from . import _xpath
 from ._classes import classes
-from ._identity import STRING_REFS, WRAPPER_REFS, wrap, wrap_all
+from ._identity import TAIL_REFS, TEXT_REFS, WRAPPER_REFS, wrap, wrap_all
 from ._strainer import (
     AttributeResemblesVariableWarning,
     ElementFilter,
@@ -372,7 +372,8 @@ def _every_string(top: Any, doc: Any, results: list[Any]) -> None:
     space or a newline), so each is a result: the remembered ones are read
     inline, without `_walk_strings`' three calls per string.
     """
-    get_string = STRING_REFS.get
+    get_text = TEXT_REFS.get
+    get_tail = TAIL_REFS.get
     append = results.append
     raw = top.text
     if raw:
@@ -386,7 +387,7 @@ def _every_string(top: Any, doc: Any, results: list[Any]) -> None:
             done = stack.pop()
             raw = done.tail
             if raw:
-                ref = get_string((done, True))
+                ref = get_tail(done)
                 found = ref() if ref is not None else None
                 if found is None or found._raw != raw:
                     found = text_string(done, True, doc, raw)
@@ -395,7 +396,7 @@ def _every_string(top: Any, doc: Any, results: list[Any]) -> None:
         if isinstance(el.tag, str):
             raw = el.text
             if raw:
-                ref = get_string((el, False))
+                ref = get_text(el)
                 found = ref() if ref is not None else None
                 if found is None or found._raw != raw:
                     found = text_string(el, False, doc, raw)

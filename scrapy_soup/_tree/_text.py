@@ -13,7 +13,15 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from ._classes import classes
-from ._identity import STRING_REFS, WRAPPER_REFS, Ref, forget_string, wrap
+from ._identity import (
+    TAIL_REFS,
+    TEXT_REFS,
+    WRAPPER_REFS,
+    Ref,
+    forget_tail,
+    forget_text,
+    wrap,
+)
 from ._tables import ASCII_SPACES, PI_NODE, PRESERVE_WHITESPACE_TAGS, TEXT_CONTEXT_TAGS
 
 if TYPE_CHECKING:
@@ -86,17 +94,15 @@ def text_string(
         raw = owner.tail if is_tail else owner.text
         if not raw:
             return None
-    key = (owner, is_tail)
-    ref = STRING_REFS.get(key)
+    ref = (TAIL_REFS if is_tail else TEXT_REFS).get(owner)
     if ref is not None:
         found = ref()
         if found is not None and found._raw == raw:
             return found
-    return new_string(key, owner, is_tail, doc, raw, walk)
+    return new_string(owner, is_tail, doc, raw, walk)
 
 
 def new_string(
-    key: tuple[Any, bool],
     owner: Any,
     is_tail: bool,
     doc: Soup | None,
@@ -112,6 +118,7 @@ def new_string(
         is_xml = doc is not None and doc.is_xml
         value = normalize_text(raw, parent, is_xml)
         cls = classes.NavigableString if is_xml else string_class_for(parent)
+    key = (owner, is_tail)
     if value is not raw and doc is not None and doc._verbatim and key in doc._verbatim:
         value = raw  # an edit wrote it: bs4's value as it is
     # Inline _for_slot; ``_el`` keeps its class default (None).
@@ -120,9 +127,13 @@ def new_string(
     string._tail = is_tail
     string._doc = doc
     string._raw = raw
-    ref = Ref(string, forget_string)
-    ref.key = key
-    STRING_REFS[key] = ref
+    if is_tail:
+        ref = Ref(string, forget_tail)
+        TAIL_REFS[owner] = ref
+    else:
+        ref = Ref(string, forget_text)
+        TEXT_REFS[owner] = ref
+    ref.key = owner
     if doc is not None:
         doc._kept[key] = string
     return string
@@ -193,19 +204,18 @@ def child_nodes(el: Any, doc: Soup | None) -> list[Any]:
     out: list[Any] = []
     append = out.append
     get_wrapper = WRAPPER_REFS.get
-    get_string = STRING_REFS.get
+    get_tail = TAIL_REFS.get
     # Every string here has ``el`` as its parent: one look at the ancestors
     # serves all the strings that are not remembered yet.
     walk: TextContext | None = None
     raw = el.text
     if raw:
-        key = (el, False)
-        ref = get_string(key)
+        ref = TEXT_REFS.get(el)
         found = ref() if ref is not None else None
         if found is None or found._raw != raw:
             walk = TextContext(doc is not None and doc.is_xml, el.getparent())
             walk.enter(el)
-            found = new_string(key, el, False, doc, raw, walk)
+            found = new_string(el, False, doc, raw, walk)
         append(found)
     for child in el:
         ref = get_wrapper(child)
@@ -213,14 +223,13 @@ def child_nodes(el: Any, doc: Soup | None) -> list[Any]:
         append(found if found is not None else wrap(child, doc))
         raw = child.tail
         if raw:
-            key = (child, True)
-            ref = get_string(key)
+            ref = get_tail(child)
             found = ref() if ref is not None else None
             if found is None or found._raw != raw:
                 if walk is None:
                     walk = TextContext(doc is not None and doc.is_xml, el.getparent())
                     walk.enter(el)
-                found = new_string(key, child, True, doc, raw, walk)
+                found = new_string(child, True, doc, raw, walk)
             append(found)
     return out
 
@@ -338,7 +347,8 @@ def small_text_values(
 def iter_descendants(el: Any, doc: Soup | None) -> Iterator[Any]:
     """Everything inside ``el`` in document order, without recursion."""
     get_wrapper = WRAPPER_REFS.get
-    get_string = STRING_REFS.get
+    get_text = TEXT_REFS.get
+    get_tail = TAIL_REFS.get
     walk = TextContext(doc is not None and doc.is_xml, el.getparent())
     special_tags = frozenset() if walk.is_xml else TEXT_CONTEXT_TAGS
     walk.enter(el)
@@ -363,11 +373,10 @@ def iter_descendants(el: Any, doc: Soup | None) -> Iterator[Any]:
                     walk.enter(child)
                 raw = child.text
                 if raw:
-                    key = (child, False)
-                    ref = get_string(key)
+                    ref = get_text(child)
                     found = ref() if ref is not None else None
                     if found is None or found._raw != raw:
-                        found = new_string(key, child, False, doc, raw, walk)
+                        found = new_string(child, False, doc, raw, walk)
                     yield found
                 if len(child):
                     stack.append((child, iter(child), special))
@@ -376,11 +385,10 @@ def iter_descendants(el: Any, doc: Soup | None) -> Iterator[Any]:
                     walk.leave(child)
             raw = child.tail
             if raw:
-                key = (child, True)
-                ref = get_string(key)
+                ref = get_tail(child)
                 found = ref() if ref is not None else None
                 if found is None or found._raw != raw:
-                    found = new_string(key, child, True, doc, raw, walk)
+                    found = new_string(child, True, doc, raw, walk)
                 yield found
         else:
             parent, _, special = stack.pop()
