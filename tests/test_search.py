@@ -250,3 +250,40 @@ def test_a_search_repeated_with_other_arguments_or_trees() -> None:
         names.remove("p")
         assert html.find_all(names) == []
         names[:] = ["p"]
+
+
+@pytest.mark.parametrize(
+    ("pattern", "prefix"),
+    [
+        ("^https?://", "http"),
+        (r"\Ahttps://", "https://"),
+        ("^a+b", "a"),
+        ("^ab*", "a"),
+        (r"^a\.b\d", "a.b"),
+        ("^a{2}", ""),
+        ("^(ab)", ""),
+        ("https", ""),
+        ("^a|b", ""),
+    ],
+)
+def test_anchored_prefix(pattern: str, prefix: str) -> None:
+    assert _xpath.anchored_prefix(re.compile(pattern)) == prefix
+    assert _xpath.anchored_prefix(re.compile(pattern, re.I | re.M)) == ""
+
+
+def test_a_regex_with_a_literal_prefix_finds_what_bs4_finds() -> None:
+    markup = (
+        '<a href="http://a">1</a><a href="https://b">2</a><a href="/c">3</a>'
+        '<a href="httpx">4</a><a class="http x">5</a><a href="\nhttp://d">6</a>'
+    )
+    ours, theirs = both(markup)
+    for kwargs in [
+        {"href": re.compile("^https?://")},
+        {"href": re.compile("^http")},
+        {"href": [re.compile("^https://"), re.compile("^/")]},
+        {"href": re.compile("^http", re.M)},
+        {"class_": re.compile("^http")},
+    ]:
+        assert shape(ours.find_all("a", **kwargs)) == shape(
+            theirs.find_all("a", **kwargs)
+        )

@@ -85,6 +85,51 @@ def is_simple_name(name: str) -> bool:
     return _SIMPLE_NAME.match(name) is not None
 
 
+#: Regex characters that are not themselves (`anchored_prefix` stops there).
+_REGEX_SPECIAL = frozenset(".^$*+?{}[]\\|()")
+
+
+def anchored_prefix(pattern: Any) -> str:
+    """The text every match of an anchored ``str`` regex starts the string with.
+
+    ``^https?://`` gives "http": a necessary condition XPath can test
+    (``starts-with()``) before Python runs the regex on the few values left.
+    Empty when unsure: no anchor, a flag that changes the anchor or the
+    characters (MULTILINE, IGNORECASE, VERBOSE), or an alternation.
+    """
+    if not _plain_regex(pattern) or pattern.flags & (re.I | re.M | re.X):
+        return ""
+    text: str = pattern.pattern
+    if text.startswith("\\A"):
+        i = 2
+    elif text.startswith("^"):
+        i = 1
+    else:
+        return ""
+    if "|" in text:
+        return ""
+    out: list[str] = []
+    while i < len(text):
+        c = text[i]
+        if c == "\\":
+            escaped = text[i + 1 : i + 2]
+            if not escaped or escaped.isalnum():
+                break  # a class (\d), an anchor (\b), a reference: not literal
+            c = escaped
+            i += 2
+        elif c in _REGEX_SPECIAL:
+            break
+        else:
+            i += 1
+        following = text[i : i + 1]
+        if following and following in "?*{":
+            break  # this character may be absent
+        out.append(c)
+        if following == "+":
+            break
+    return "".join(out)
+
+
 def _plain_regex(pattern: Any) -> bool:
     """Whether a pattern is a stdlib ``str`` regex we can call from inside XPath."""
     return isinstance(pattern, re.Pattern) and isinstance(pattern.pattern, str)
@@ -306,9 +351,20 @@ class TagPlan:
         if any(rule.pattern is not None for rule in rules):
             # Regexes run in Python on the raw values (cheaper than an XPath
             # extension call per element); XPath keeps the tags that have
-            # the attribute when every rule needs it.
+            # the attribute when every rule needs it, and, for a single
+            # value, that start with the literal text an anchored regex
+            # begins with (``^https?://``: "http").
             if all(rule.present is not False for rule in rules):
-                self.predicates.append(ref)
+                prefixes = [anchored_prefix(rule.pattern) for rule in rules]
+                lits = [literal(p) for p in prefixes if p]
+                one_value = xml or (
+                    attr not in _UNIVERSAL_MULTI and attr not in _TAG_MULTI
+                )
+                if one_value and lits and len(lits) == len(rules) and None not in lits:
+                    tests = [f"starts-with({ref}, {lit})" for lit in lits]
+                    self.predicates.append(" or ".join(tests))
+                else:
+                    self.predicates.append(ref)
             self.python_attrs.append(attr)
             return
         if xml:
