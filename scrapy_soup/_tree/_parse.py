@@ -30,9 +30,10 @@ class MarkupResemblesLocatorWarning(UnusualUsageWarning):
 
 
 class XMLParsedAsHTMLWarning(UnusualUsageWarning):
-    """bs4's warning for XML parsed as HTML: never given here (README).
+    """An XML document is being parsed as HTML (bs4's warning of that name).
 
-    Defined so that code filtering bs4's warnings runs unchanged.
+    Given where bs4 gives it (`_builder.warn_if_xml`); not for markup the
+    library parses on the user's behalf (README).
     """
 
     MESSAGE: str = (
@@ -203,6 +204,181 @@ def utf8(text: str) -> tuple[str, bytes]:
     except UnicodeEncodeError:
         text = _replace_surrogates(text)
         return text, text.encode("utf-8")
+
+
+#: What the fragment parse looks for in the markup: its own ``<html>``,
+#: ``<head>`` and ``<body>`` tags, and what libxml2 reads as text around
+#: tags (comments, declarations and processing instructions, the text of
+#: raw-text elements: libxml2 2.14's list), to step over.
+_DOCUMENT_TAG_CONTEXT = re.compile(
+    rb"<(?:(!--)|([!?])"
+    rb"|(script|style|title|textarea|xmp|iframe|noembed|noframes|plaintext)(?=[\s/>])"
+    rb"|(/?)(html|head|body)(?=[\s/>]))",
+    re.I,
+)
+_ANY_DOCUMENT_TAG = re.compile(rb"</?(?:html|head|body)[\s/>]", re.I)
+#: The first ``<html>``/``<head>``/``<body>`` tag (or None): the one search
+#: the fragment parse of markup without them costs.
+find_document_tag = _ANY_DOCUMENT_TAG.search
+#: More document tags than a page writes, or more end tags that html.parser
+#: applies and libxml2 does not (each moves what follows it: markup built
+#: to be slow), and the markup is parsed as if none were written.
+MAX_DOCUMENT_TAGS = 64
+MAX_CLOSED_HERE = 4
+_RAW_TEXT_END: dict[bytes, re.Pattern[bytes]] = {}
+#: The attributes of a start tag, quoted values stepped over.
+_ATTRIBUTES = re.compile(rb"(?:[^>\"']+|\"[^\"]*\"|'[^']*')*")
+#: What the fragment parse calls them while libxml2 reads the markup, and
+#: the empty element written after each renamed end tag.
+_WRITTEN = "scrapy-soup-written-"
+_END_MARK = _WRITTEN + "end-"
+_WRITTEN_TAGS = tuple(
+    prefix + name
+    for prefix in (_WRITTEN, _END_MARK)
+    for name in ("html", "head", "body")
+)
+_WRITTEN_BYTES = _WRITTEN.encode()
+_END_MARK_ELEMENTS = {
+    name.encode(): f"<{_END_MARK}{name}></{_END_MARK}{name}>".encode()
+    for name in ("html", "head", "body")
+}
+
+
+def mark_document_tags(data: bytes) -> tuple[bytes, int, int]:
+    """``data`` with its ``<html>``/``<head>``/``<body>`` tags renamed.
+
+    bs4's html.parser keeps exactly the document tags the markup writes,
+    where it writes them; the fragment parse runs inside an open
+    ``<html><body>`` (so that libxml2 moves nothing into a ``<head>``), where
+    libxml2 would merge them into its own.  Renamed, they are ordinary
+    elements, opened and closed where written; `unmark_document_tags`
+    names them back.  An end tag with no start tag is then ignored, as
+    html.parser ignores it, where libxml2 drops the rest of the markup
+    after its own ``</body>`` or ``</html>``.  Also the numbers of start
+    and end tags renamed.  Markup without any (the common case) costs one
+    search; with some, one scan up to the last.
+    """
+    if _ANY_DOCUMENT_TAG.search(data) is None:
+        return data, 0, 0
+    out: list[bytes] = []
+    starts = ends = done = pos = 0
+    size = len(data)
+    while (found := _DOCUMENT_TAG_CONTEXT.search(data, pos)) is not None:
+        comment, declaration, raw, slash, name = found.groups()
+        pos = found.end()
+        if name is not None:
+            if starts + ends >= MAX_DOCUMENT_TAGS:
+                return data, 0, 0
+            out += (data[done : found.start()], b"<", slash, _WRITTEN_BYTES, name)
+            done = pos
+            if slash and (close := data.find(b">", pos)) != -1:
+                # An element that only the end tag's parse makes: one written
+                # where libxml2 reads text would not be one (see unmark).
+                pos = done = close + 1
+                out += (data[found.end() : pos], _END_MARK_ELEMENTS[name.lower()])
+                ends += 1
+            if not slash:
+                starts += 1
+                pos = _ATTRIBUTES.match(data, pos).end()  # type: ignore[union-attr]
+        elif comment is not None:
+            close = data.find(b"-->", pos - 2)
+            pos = size if close == -1 else close + 3
+        elif declaration is not None:
+            close = data.find(b">", pos)
+            pos = size if close == -1 else close + 1
+        elif raw.lower() == b"plaintext":
+            break
+        else:
+            key = raw.lower()
+            ending = _RAW_TEXT_END.get(key)
+            if ending is None:
+                ending = _RAW_TEXT_END[key] = re.compile(
+                    rb"</" + key + rb"(?=[\s/>])", re.I
+                )
+            closed = ending.search(data, pos)
+            pos = size if closed is None else closed.end()
+    if not out:
+        return data, 0, 0
+    out.append(data[done:])
+    return b"".join(out), starts, ends
+
+
+def unmark_document_tags(container: Any, starts: int, ends: int) -> bool:
+    """Name back the tags `mark_document_tags` renamed, under ``container``.
+
+    False unless each renamed start tag and each end tag's mark became an
+    element: one renamed where libxml2 read text after all (an attribute
+    value, markup the scan reads differently) would be text; the caller
+    then parses the markup again, unmarked.
+    """
+    found = list(container.iter(*_WRITTEN_TAGS))
+    marks = []
+    for el in found:
+        tag = el.tag
+        if tag.startswith(_END_MARK):
+            marks.append(el)
+        else:
+            el.tag = tag[len(_WRITTEN) :]
+    if len(marks) != ends or len(found) - ends != starts:
+        return False
+    # An end tag libxml2 applied has its mark right after the element it
+    # closed.  It leaves an element open at an end tag it does not know when
+    # the element ranks higher (``<div>``, ``<table>``: its htmlEndPriority);
+    # html.parser closes everything up to the tag named.  Decided on
+    # libxml2's tree, before any is closed here.
+    unapplied = []
+    for mark in marks:
+        closes = mark.tag[len(_END_MARK) :]
+        before = mark.getprevious()
+        unapplied.append(
+            None if before is not None and before.tag == closes else closes
+        )
+    closed = 0
+    try:
+        for mark, closes in zip(marks, unapplied, strict=True):
+            if closes is not None:
+                for target in mark.iterancestors(closes):
+                    if target is container or target.getparent() is None:
+                        break  # a stray end tag: html.parser ignores it
+                    closed += 1
+                    if closed > MAX_CLOSED_HERE:
+                        return False
+                    _close_at(mark, target)
+                    break
+            _drop_mark(mark)
+    except ValueError:
+        # Text moved here holds a control character libxml2 kept from the
+        # markup and lxml refuses to set.
+        return False
+    return True
+
+
+def _close_at(mark: Any, target: Any) -> None:
+    """Move what follows ``mark`` inside ``target`` to just after ``target``."""
+    rest, target.tail = target.tail, None
+    last, node = target, mark
+    while node is not target:
+        text, node.tail = node.tail, None
+        if text:
+            last.tail = (last.tail or "") + text
+        for sibling in list(node.itersiblings()):
+            last.addnext(sibling)  # its tail goes with it
+            last = sibling
+        node = node.getparent()
+    if rest:
+        last.tail = (last.tail or "") + rest
+
+
+def _drop_mark(mark: Any) -> None:
+    """Remove an end tag's (empty) mark, its tail kept where it was."""
+    parent, tail = mark.getparent(), mark.tail
+    if tail:
+        before = mark.getprevious()
+        if before is not None:
+            before.tail = (before.tail or "") + tail
+        else:
+            parent.text = (parent.text or "") + tail
+    parent.remove(mark)
 
 
 def xml_parser(encoding: str | None = None, target: Any = None) -> etree.XMLParser:

@@ -14,6 +14,7 @@ from typing import IO, TYPE_CHECKING, Any
 from lxml import etree
 
 from . import _deep
+from ._builder import warn_if_xml
 from ._classes import classes
 from ._document import DocumentNode
 from ._encodings import decode_excluding
@@ -26,9 +27,12 @@ from ._parse import (
     UNDECLARED_ENTITY,
     TruncatedDocumentWarning,
     drop_repeated_attributes,
+    find_document_tag,
     html_parser,
+    mark_document_tags,
     mode_for,
     replace_surrogate_references,
+    unmark_document_tags,
     utf8,
     xml_parser,
 )
@@ -91,6 +95,9 @@ class Soup(DocumentNode):
                 UserWarning,
                 stacklevel=3,  # bs4's (it points at the caller's caller)
             )
+        # bs4 hands other keywords to its builder; lxml's takes huge_tree,
+        # which is how libxml2 is always run here.
+        kwargs.pop("huge_tree", None)
         if kwargs:
             raise TypeError(
                 f"__init__() got unexpected keyword argument(s): {', '.join(kwargs)}"
@@ -118,6 +125,8 @@ class Soup(DocumentNode):
         self._doc = self
         if not isinstance(markup, (str, bytes)) and hasattr(markup, "read"):
             markup = markup.read()
+        if self._mode != "xml" and isinstance(markup, (str, bytes)):
+            warn_if_xml(markup, self._mode)
         if exclude_encodings and isinstance(markup, bytes) and not self.is_xml:
             text, encoding = decode_excluding(markup, from_encoding, exclude_encodings)
             self._parse(text, None)
@@ -151,16 +160,17 @@ class Soup(DocumentNode):
             self._parse_xml_bytes(data, "utf-8", forced=True)
             self.original_encoding = None
             return
-        parser = html_parser("utf-8")
         if self._mode == "fragment":
-            parser.feed(b"<html><body>")
-            if data:
-                parser.feed(data)
-            container = parser.close()
-            self._keep_deep(container, data, b"<html><body>", "utf-8")
-            body = container.find("body")
-            self._set_container(body if body is not None else container)
+            if find_document_tag(data) is None:
+                self._set_container(self._fragment_tree(data))
+                return
+            marked, starts, ends = mark_document_tags(data)
+            container = self._fragment_tree(marked)
+            if marked is not data and not unmark_document_tags(container, starts, ends):
+                container = self._fragment_tree(data)
+            self._set_container(container)
             return
+        parser = html_parser("utf-8")
         root: Any = None
         if data:
             parser.feed(data)
@@ -173,6 +183,21 @@ class Soup(DocumentNode):
         self._set_root(root, markup, parsed_here=True)
         if root is None and markup.strip():
             self._top_trailer = self._rootless_nodes(markup)
+
+    def _fragment_tree(self, data: bytes) -> Any:
+        """The element holding the fragment ``data``'s top-level nodes.
+
+        ``data`` is parsed after an open ``<html><body>``, as bs4's
+        html.parser reads markup: in place, nothing moved into a ``<head>``.
+        """
+        parser = html_parser("utf-8")
+        parser.feed(b"<html><body>")
+        if data:
+            parser.feed(data)
+        root = parser.close()
+        self._keep_deep(root, data, b"<html><body>", "utf-8")
+        body = root.find("body")
+        return body if body is not None else root
 
     def _keep_deep(
         self, root: Any, data: bytes, prefix: bytes, encoding: str | None

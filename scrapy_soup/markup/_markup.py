@@ -27,6 +27,7 @@ from typing import Any
 from lxml import etree
 
 from .._tree._attrs import lxml_name
+from .._tree._parse import mark_document_tags, unmark_document_tags
 from ._fragment import contents_html
 
 __all__ = [
@@ -143,15 +144,24 @@ def parse_fragment(text: str) -> Target:
     # Joined as bytes: a str join would copy the page in Python's internal
     # form first.
     try:
-        data = b"<html><body>" + text.encode("utf-8")
+        data = text.encode("utf-8")
     except UnicodeEncodeError:
         # Lone surrogates cannot be encoded; a decoder would have made them
         # U+FFFD.  (Searching for them first would cost more than the parse.)
-        data = b"<html><body>" + _SURROGATE.sub("\ufffd", text).encode("utf-8")
-    parser = _html_parser()
-    root = etree.fromstring(data, parser)
+        data = _SURROGATE.sub("\ufffd", text).encode("utf-8")
+    # The html/head/body tags the text writes are kept, as the soup keeps them.
+    marked, starts, ends = mark_document_tags(data)
+    container = _fragment_container(marked)
+    if marked is not data and not unmark_document_tags(container, starts, ends):
+        container = _fragment_container(data)
+    return Target(container, text)
+
+
+def _fragment_container(data: bytes) -> Any:
+    """The element holding the nodes of ``data`` parsed as a fragment."""
+    root = etree.fromstring(b"<html><body>" + data, _html_parser())
     body = root.find("body")
-    return Target(body if body is not None else root, text)
+    return body if body is not None else root
 
 
 #: What may come before a document's doctype or <html>: whitespace and a
