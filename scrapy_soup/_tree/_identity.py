@@ -117,6 +117,7 @@ def wrap(node: Any, doc: Soup | None) -> Any:
         wrapper = _new_object(classes.Tag)
         wrapper._el = node
         wrapper._doc = doc
+        wrapper.hidden = False
         wrapper._decomposed = False
     elif isinstance(node, COMMENT_NODE):
         wrapper = classes.Comment._for_node(node, doc)
@@ -160,6 +161,7 @@ def wrap_all(nodes: Iterable[Any], doc: Soup | None) -> list[Any]:
         tag = _new_object(tag_class)
         tag._el = node
         tag._doc = doc
+        tag.hidden = False
         tag._decomposed = False
         ref = Ref(tag, _forget_wrapper)
         ref.key = node

@@ -748,9 +748,9 @@ class ModifyMixin:
         el.tail = None
         clone = type(me)._wrap(el, me._doc)
         _identity.remember(el, clone)
-        pos = getattr(me, "_sourcepos", None)  # the line is the element's
+        pos = me.sourcepos  # (the line is the element's, copied with it)
         if pos is not None:
-            clone._sourcepos = pos
+            clone.sourcepos = pos
         return clone  # type: ignore[no-any-return]  # (type(me): Self's class)
 
     def __deepcopy__(self, memo: object) -> Self:

@@ -8,6 +8,7 @@ element on each call; the search and editing methods come from
 from __future__ import annotations
 
 import warnings
+import weakref
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, overload
 
@@ -50,27 +51,42 @@ _SPECIAL_KEYS = _ANY_MULTI | META_KEYS
 _NOT_TAG_NAMES = frozenset(
     {
         "contents", "_kept", "_namespaces", "_root", "_mode", "_verbatim",
-        "_trailer", "_doctype", "_builder", "_sourcepos",
-        "_whitespace_tags_set",
+        "_trailer", "_doctype", "_builder",
     }
 )  # fmt: skip
+
+
+#: What bs4 keeps on a tag that has no slot here (``sourcepos``, a
+#: ``preserve_whitespace_tags`` of its own), for the few tags given one:
+#: ``id(tag)`` -> values, dropped when the tag goes.  A slot (or a
+#: ``__dict__``) would cost every wrapper memory for what is rarely set.
+_EXTRAS: dict[int, dict[str, Any]] = {}
+
+
+def _extra(tag: Tag, name: str, default: object) -> object:
+    values = _EXTRAS.get(id(tag))
+    return default if values is None else values.get(name, default)
+
+
+def _set_extra(tag: Tag, name: str, value: object) -> None:
+    key = id(tag)
+    values = _EXTRAS.get(key)
+    if values is None:
+        values = _EXTRAS[key] = {}
+        weakref.finalize(tag, _EXTRAS.pop, key, None)
+    values[name] = value
 
 
 class Tag(PageElement):
     """An element of the page, wrapping one lxml element (bs4's ``Tag``)."""
 
-    # ``__dict__``: bs4 code sets attributes of its own on tags (and
-    # ``sourcepos``, ``hidden``); it costs two pointers until something is
-    # set, one more than the ``hidden`` slot it replaces.
-    __slots__ = ("__dict__", "__weakref__", "_decomposed", "_doc", "_el")
+    __slots__ = ("__weakref__", "_decomposed", "_doc", "_el", "hidden")
 
     #: Whether `decompose` was called on it (or on a tag around it).
     _decomposed: bool
     _el: Any
     _doc: Soup | None
-    #: Whether output leaves out this tag's own markup (only its contents
-    #: print); True for a soup.  Set on a tag, it lives in ``__dict__``.
-    hidden: bool = False
+    hidden: bool
 
     #: bs4's default string types for get_text(): not comments, not scripts.
     MAIN_CONTENT_STRING_TYPES: ClassVar[frozenset[type[NavigableString]]]
@@ -93,6 +109,7 @@ class Tag(PageElement):
         nsmap = {prefix: namespace} if namespace and prefix else None
         self._el = etree.Element(qname, nsmap=nsmap)
         self._doc = parser
+        self.hidden = False
         self._decomposed = False
         remember(self._el, self)
         if attrs:
@@ -105,6 +122,7 @@ class Tag(PageElement):
         tag = cls.__new__(cls)
         tag._el = el
         tag._doc = doc
+        tag.hidden = False
         tag._decomposed = False
         return tag
 
@@ -250,11 +268,11 @@ class Tag(PageElement):
     def sourcepos(self) -> int | None:
         """The column the tag started at: lxml does not record it, so None
         unless set (bs4 code copying a tag's position sets it)."""
-        return getattr(self, "_sourcepos", None)  # unset: no cost per wrapper
+        return _extra(self, "sourcepos", None)  # type: ignore[return-value]
 
     @sourcepos.setter
     def sourcepos(self, value: int | None) -> None:
-        self._sourcepos = value
+        _set_extra(self, "sourcepos", value)
 
     @property
     def known_xml(self) -> bool:
@@ -285,7 +303,7 @@ class Tag(PageElement):
     @property
     def preserve_whitespace_tags(self) -> Collection[str] | None:
         """Tags whose whitespace is kept as is (the builder's, unless set)."""
-        tags: Any = getattr(self, "_whitespace_tags_set", self)
+        tags: Any = _extra(self, "preserve_whitespace_tags", self)
         if tags is not self:
             return tags  # type: ignore[no-any-return]
         return frozenset() if self._is_xml else PRESERVE_WHITESPACE_TAGS
@@ -293,7 +311,7 @@ class Tag(PageElement):
     @preserve_whitespace_tags.setter
     def preserve_whitespace_tags(self, value: Collection[str] | None) -> None:
         # Read by `_should_pretty_print`; output follows the builder's table.
-        self._whitespace_tags_set = value
+        _set_extra(self, "preserve_whitespace_tags", value)
 
     def _should_pretty_print(self, indent_level: int | None = 1) -> bool:
         """Whether `prettify` indents this tag's contents (bs4's rule)."""
