@@ -102,15 +102,21 @@ def test_string_objects_follow_their_slot() -> None:
     assert str(soup.p) == "<p><i></i>LEAD<b>x</b></p>"
 
 
-def test_joined_strings_are_one_string() -> None:
+def test_strings_an_edit_brings_together_stay_apart() -> None:
     soup, theirs = both("<p>a<b>x</b>c</p>")
     for s in (soup, theirs):
         s.b.extract()
     assert str(soup.p) == str(theirs.p) == "<p>ac</p>"
-    assert theirs.p.contents == ["a", "c"]
-    assert soup.p.contents == ["ac"]  # lxml holds one text: see "Differences"
-    theirs.p.smooth()
-    assert theirs.p.contents == soup.p.contents
+    assert soup.p.contents == theirs.p.contents == ["a", "c"]
+    a, c = soup.p.contents
+    assert a.next_sibling is c and c.previous_sibling is a
+    assert a.parent is soup.p and c.parent is soup.p
+    # lxml holds them joined: the tree parsel sees has one text.
+    assert soup.p._el.text == "ac"
+    for s in (soup, theirs):
+        s.p.smooth()
+    assert soup.p.contents == theirs.p.contents == ["ac"]
+    assert a.parent is None and c.parent is None
 
 
 def test_inserted_string_is_bound_when_alone() -> None:
@@ -295,13 +301,15 @@ def test_navigation_after_edits_matches_bs4() -> None:
         assert a.parent.name == b.parent.name
 
 
-def test_smooth_is_a_no_op() -> None:
-    soup = Soup("<p>a</p>")
-    soup.p.append("b")
-    soup.p.append("c")
-    before = soup.p.contents
-    soup.p.smooth()
-    assert soup.p.contents == before == ["abc"]
+def test_smooth_joins_appended_strings_as_bs4() -> None:
+    soup, theirs = both("<p>a</p>")
+    for s in (soup, theirs):
+        s.p.append("b")
+        s.p.append("c")
+    assert soup.p.contents == theirs.p.contents == ["a", "b", "c"]
+    for s in (soup, theirs):
+        s.p.smooth()
+    assert soup.p.contents == theirs.p.contents == ["abc"]
 
 
 def test_huge_insert() -> None:

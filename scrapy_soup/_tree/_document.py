@@ -16,7 +16,7 @@ from lxml import etree
 
 from ._builder import TreeBuilderInfo, builder_for
 from ._identity import remember, wrap
-from ._modify import _adopt, _detach, _normalize_arg, _prepare
+from ._modify import _detach, _normalize_arg, _prepare
 from ._node import PageElement
 from ._parse import (
     DOCTYPE_IN_SOURCE,
@@ -30,6 +30,7 @@ from ._parse import (
     last_html_end,
     xml_parser,
 )
+from ._slots import adopt
 from ._strainer import ResultSet
 from ._strings import (
     Comment,
@@ -65,6 +66,7 @@ class DocumentNode(Tag):
         "_mode",
         "_pending",
         "_root",
+        "_segmented",
         "_template_check",
         "_top_doctype",
         "_top_doctype_index",
@@ -112,6 +114,10 @@ class DocumentNode(Tag):
     #: as it is, where text from the parser is read with whitespace-only
     #: strings collapsed (bs4 collapses them once, when it parses).
     _verbatim: set[tuple[Any, bool]]
+    #: Whether an edit made neighbouring strings in one text slot
+    #: (`_identity.bind_segments`): the text, search and output paths that
+    #: read lxml's slots whole then take the view's strings instead.
+    _segmented: bool
 
     @property
     def builder(self) -> TreeBuilderInfo | None:
@@ -525,7 +531,7 @@ class DocumentNode(Tag):
                 else:
                     nodes[-1][1].addnext(item._el)
                 entries.insert(k, None)
-                _adopt(item, self)
+                adopt(item, self)
             if after:
                 anchor = item
         return items

@@ -182,6 +182,7 @@ def unbind_string(string: Any) -> None:
     string._owner = None
     string._tail = False
     string._raw = None
+    string._seg = None
 
 
 def bind_string(string: Any, owner: Any, is_tail: bool, raw: str, doc: Any) -> None:
@@ -194,6 +195,47 @@ def bind_string(string: Any, owner: Any, is_tail: bool, raw: str, doc: Any) -> N
     remember_string(owner, is_tail, string)
 
 
+def bind_segments(
+    strings: list[Any], owner: Any, is_tail: bool, raw: str, doc: Any
+) -> None:
+    """Make ``strings`` (two or more) the strings of one slot, which holds them joined.
+
+    bs4 keeps neighbouring strings apart; lxml's slot holds one text.  Each
+    string knows the list (``_seg``) and the slot's whole text (``_raw``,
+    so an edit of the slot by any other way leaves them detached); the
+    identity map holds the first, and the soup keeps it, with the list.
+    """
+    seg = list(strings)
+    for string in seg:
+        unbind_string(string)
+    for string in seg:
+        string._owner = owner
+        string._tail = is_tail
+        string._raw = raw
+        string._doc = doc
+        string._seg = seg
+    remember_string(owner, is_tail, seg[0])
+    doc._kept[(owner, is_tail)] = seg[0]
+    doc._segmented = True
+
+
+def move_strings(found: Any, owner: Any, is_tail: bool, raw: str) -> None:
+    """The text of ``found``'s slot moved to slot (owner, is_tail): its strings follow."""
+    seg = found._seg
+    if seg is not None:
+        bind_segments(seg, owner, is_tail, raw, found._doc)
+    else:
+        bind_string(found, owner, is_tail, raw, found._doc)
+
+
+def slot_strings(found: Any) -> list[Any]:
+    """The strings of the slot whose (first) string is ``found``."""
+    if found is None:
+        return []
+    seg = found._seg
+    return list(seg) if seg is not None else [found]
+
+
 def forget_slot(owner: Any, is_tail: bool) -> None:
     """Unbind whatever string object is cached for a slot whose text changes."""
     refs = TAIL_REFS if is_tail else TEXT_REFS
@@ -201,7 +243,8 @@ def forget_slot(owner: Any, is_tail: bool) -> None:
     if ref is not None:
         found = ref()
         if found is not None and found._owner is owner and found._tail == is_tail:
-            unbind_string(found)
+            for string in slot_strings(found):
+                unbind_string(string)
         else:
             refs.pop(owner, None)
 

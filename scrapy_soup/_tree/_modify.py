@@ -19,7 +19,7 @@ Simple edits around an element (``insert_before``, ``replace_with``,
 ``extract``, ``append``, ...) are a few lxml calls.  Edits that address
 children by position, or whose anchor is a string, take a snapshot of the
 parent's contents (bs4's list), apply bs4's list operations to it, and write
-the list back (`_write_back`).
+the list back (`_slots.write_back`).
 """
 
 from __future__ import annotations
@@ -46,7 +46,15 @@ from lxml import etree
 from . import _identity
 from ._attrs import xml_safe
 from ._classes import classes
-from ._slots import add_text, move_mark, set_raw, slot_raw, slot_value
+from ._slots import (
+    add_text,
+    adopt,
+    move_mark,
+    remove_node,
+    set_raw,
+    take_segment,
+    write_back,
+)
 from ._text import forget_contexts
 
 _FULL_DOCUMENT_MESSAGE = (
@@ -189,53 +197,6 @@ def _prepare(arg: Any, doc: Any) -> Any:
     return arg
 
 
-def _adopt(item: Any, doc: Any) -> None:
-    """Point the wrappers of a node moved in from another document at ``doc``."""
-    if item._doc is doc:
-        return
-    item._doc = doc
-    node = item._el
-    if not isinstance(node.tag, str):
-        return
-    for n in node.iter():
-        wrapper = _identity.cached_wrapper(n)
-        if wrapper is not None:
-            wrapper._doc = doc
-        for is_tail in (False, True):
-            string = _identity.cached_string(n, is_tail)
-            if string is not None:
-                string._doc = doc
-
-
-def _remove_node(node: Any, doc: Any) -> None:
-    """Take an lxml node out of its parent; its tail joins the slot before it."""
-    parent = node.getparent()
-    tail = node.tail
-    if not tail:
-        parent.remove(node)
-        return
-    prev = node.getprevious()
-    owner, is_tail = (prev, True) if prev is not None else (parent, False)
-    if slot_raw(owner, is_tail):
-        merged = slot_value(owner, is_tail, doc) + slot_value(node, True, doc)
-        _identity.forget_slot(owner, is_tail)
-        _identity.forget_slot(node, True)
-        node.tail = None
-        parent.remove(node)
-        set_raw(owner, is_tail, merged, doc)
-        set_raw(node, True, None, doc)  # drops its mark
-        return
-    string = _identity.cached_string(node, True)
-    node.tail = None
-    parent.remove(node)
-    set_raw(owner, is_tail, tail)
-    move_mark(doc, (node, True), (owner, is_tail))
-    if string is not None and string._owner is node and string._raw == tail:
-        _identity.bind_string(string, owner, is_tail, tail, string._doc)
-    else:
-        _identity.forget_slot(node, True)
-
-
 def _detach(x: Any) -> None:
     """Take ``x`` out of the tree, wherever it is (bs4's ``extract``)."""
     if isinstance(x, classes.NavigableString) and x._el is None:
@@ -246,6 +207,9 @@ def _detach(x: Any) -> None:
                 doc._remove_top_level(x)
             return
         if x._is_live():
+            if x._seg is not None:
+                take_segment(x)
+                return
             set_raw(owner, x._tail, None, x._doc)
         _identity.unbind_string(x)
         return
@@ -255,7 +219,7 @@ def _detach(x: Any) -> None:
         if doc is not None and doc._is_top_level(node):
             doc._remove_top_level(x)
         return
-    _remove_node(node, x._doc)
+    remove_node(node, x._doc)
 
 
 def _index_in(items: list[Any], x: Any) -> int | None:
@@ -263,76 +227,6 @@ def _index_in(items: list[Any], x: Any) -> int | None:
         if item is x:
             return i
     return None
-
-
-def _write_back(parent: Any, items: list[Any]) -> None:
-    """Make a parent's lxml children and text slots equal to bs4's list ``items``.
-
-    Neighbouring strings join into one slot.  A slot that keeps exactly the
-    string object it held is left as it is (its raw text included).
-    """
-    el = parent._el
-    doc = parent._doc
-    nodes: list[Any] = []
-    slots: list[list[Any]] = []
-    pieces: list[Any] = []
-    for item in items:
-        if isinstance(item, classes.NavigableString) and item._el is None:
-            pieces.append(item)
-        else:
-            slots.append(pieces)
-            pieces = []
-            nodes.append(item._el)
-    slots.append(pieces)
-    owners: list[tuple[Any, bool]] = [(el, False)]
-    owners.extend((n, True) for n in nodes)
-    old_nodes = list(el)
-    old_owners: list[tuple[Any, bool]] = [(el, False)]
-    old_owners.extend((n, True) for n in old_nodes)
-    kept: list[str | None] = []
-    for (owner, is_tail), group in zip(owners, slots, strict=True):
-        raw: str | None = None
-        if len(group) == 1:
-            s = group[0]
-            if s._owner is owner and s._tail == is_tail:
-                current = slot_raw(owner, is_tail)
-                if current and s._raw == current:
-                    raw = current
-        kept.append(raw)
-    keep_ids = {
-        id(group[0]) for group, raw in zip(slots, kept, strict=True) if raw is not None
-    }
-    for owner, is_tail in old_owners:
-        _identity.forget_slot_unless(owner, is_tail, keep_ids)
-    for group in slots:
-        for s in group:
-            if id(s) not in keep_ids:
-                _identity.unbind_string(s)
-    reorder = len(old_nodes) != len(nodes) or any(
-        a is not b for a, b in zip(old_nodes, nodes, strict=False)
-    )
-    if reorder:
-        for n in old_nodes:
-            n.tail = None
-        for n in nodes:
-            n.tail = None
-        el[:] = nodes
-    for (owner, is_tail), group, raw in zip(owners, slots, kept, strict=True):
-        if raw is not None:
-            if reorder:
-                set_raw(owner, is_tail, raw)
-            continue
-        if not group:
-            set_raw(owner, is_tail, None, doc)
-            continue
-        value = "".join(group)
-        written = set_raw(owner, is_tail, value, doc)
-        _identity.drop_slot(owner, is_tail)
-        if len(group) == 1 and written is not None and written == str(group[0]):
-            _identity.bind_string(group[0], owner, is_tail, written, doc)
-    for item in items:
-        if not (isinstance(item, classes.NavigableString) and item._el is None):
-            _adopt(item, doc)
 
 
 def _list_insert(parent: Any, items: list[Any], position: int, arg: Any) -> list[Any]:
@@ -376,7 +270,7 @@ def _insert_before_node(anchor: Any, arg: Any, doc: Any) -> list[Any]:
         node = item._el
         node.tail = None
         anchor.addprevious(node)
-        _adopt(item, doc)
+        adopt(item, doc)
         return [arg]
     prev = anchor.getprevious()
     if prev is not None:
@@ -400,10 +294,10 @@ def _insert_after_node(anchor: Any, arg: Any, doc: Any) -> Any:
         node.tail = tail
         move_mark(doc, (anchor, True), (node, True))
         if string is not None and string._owner is anchor and string._raw == tail:
-            _identity.bind_string(string, node, True, tail, string._doc)
+            _identity.move_strings(string, node, True, tail)
         else:
             _identity.forget_slot(anchor, True)
-    _adopt(item, doc)
+    adopt(item, doc)
     return node
 
 
@@ -478,7 +372,7 @@ class ModifyMixin:
                 inserted.extend(_list_insert(me, items, position, child))
                 position += 1
         finally:
-            _write_back(me, items)
+            write_back(me, items)
         return inserted
 
     def append(self, tag: InsertableElement) -> PageElement:
@@ -501,7 +395,7 @@ class ModifyMixin:
             item = _prepare(arg, me._doc)
             item._el.tail = None
             el.append(item._el)
-            _adopt(item, me._doc)
+            adopt(item, me._doc)
             return arg  # type: ignore[no-any-return]
         if arg._owner is not None and arg.parent is me:
             return self.insert(len(me), arg)[0]
@@ -575,7 +469,7 @@ class ModifyMixin:
                 assert index is not None
                 results.extend(_list_insert(parent, items, index, arg))
         finally:
-            _write_back(parent, items)
+            write_back(parent, items)
         return results
 
     def insert_after(self, *args: InsertableElement) -> list[PageElement]:
@@ -619,7 +513,7 @@ class ModifyMixin:
                 results.extend(_list_insert(parent, items, index + 1 + offset, arg))
                 offset += 1
         finally:
-            _write_back(parent, items)
+            write_back(parent, items)
         return results
 
     # -- replacing ---------------------------------------------------------------
@@ -659,7 +553,7 @@ class ModifyMixin:
             for k, arg in enumerate(normalized):
                 _list_insert(parent, items, idx + k, arg)
         finally:
-            _write_back(parent, items)
+            write_back(parent, items)
         return self
 
     def replaceWith(self, *args: InsertableElement) -> Self:
@@ -693,7 +587,7 @@ class ModifyMixin:
         index = _index_in(items, me)
         assert index is not None
         items[index : index + 1] = me._contents_list()
-        _write_back(parent, items)
+        write_back(parent, items)
         el = me._el
         _identity.forget_slot(el, False)
         el.text = None
@@ -728,8 +622,22 @@ class ModifyMixin:
         del el[:]
 
     def smooth(self) -> None:
-        """Join neighbouring strings (bs4's ``smooth``): lxml already holds them joined."""
+        """Join neighbouring strings (bs4's ``smooth``): lxml already holds them joined.
+
+        The strings of a slot that held several are let go (detached, as
+        bs4's are); the slot reads as one new string.
+        """
         _require_tag(self, "smooth")
+        me: Any = self
+        doc = me._doc
+        el = me._el if me._el is not None else getattr(me, "_root", None)
+        if doc is None or not doc._segmented or el is None:
+            return
+        for node in el.iter():
+            for is_tail in (False, True) if node is not el else (False,):
+                found = _identity.cached_string(node, is_tail)
+                if found is not None and found._seg is not None:
+                    _identity.forget_slot(node, is_tail)
 
     def _set_string(self, value: str) -> None:
         """``tag.string = value``: the contents become that one string (bs4's setter)."""

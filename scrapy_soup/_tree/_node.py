@@ -266,4 +266,8 @@ def node_previous_sibling(wrapper: Any, el: Any) -> PageElement | None:
         found = text_string(preceding, True, doc, raw) if raw else wrap(preceding, doc)
     elif parent.text:
         found = text_string(parent, False, doc, parent.text)
+    if doc is not None and doc._segmented and isinstance(found, str):
+        seg = found._seg
+        if seg is not None:  # the slot's last string is the one before
+            found = seg[-1]
     return found

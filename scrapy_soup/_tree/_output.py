@@ -137,9 +137,27 @@ def _events(node: PageElement, contents_only: bool) -> Iterator[tuple[Any, ...]]
     """bs4's ``_event_stream`` for a tag, a soup or a string."""
     doc = node._document()
     events = _tree_events(node, contents_only, doc)
-    if doc is None or not doc._verbatim:
+    if doc is None:
         return events
-    return _with_verbatim(events, doc._verbatim)
+    if doc._verbatim:
+        events = _with_verbatim(events, doc._verbatim)
+    if doc._segmented:
+        events = _with_segments(events, doc)
+    return events
+
+
+def _with_segments(
+    events: Iterator[tuple[Any, ...]], doc: Soup
+) -> Iterator[tuple[Any, ...]]:
+    """A slot holding several strings (`_identity.bind_segments`): one event each."""
+    for event in events:
+        if event[0] == STRING and event[5] is not None:
+            found = text_string(event[4], event[5], doc)
+            if found is not None and found._seg is not None:
+                for string in found._seg:
+                    yield (STRING, str(string), type(string), event[3], string, None)
+                continue
+        yield event
 
 
 def _with_verbatim(

@@ -35,7 +35,7 @@ from ._strainer import (
     SoupStrainer,
 )
 from ._tables import ASCII_SPACES
-from ._text import text_string
+from ._text import segmented, text_string
 from ._warn import warn_user
 
 if TYPE_CHECKING:
@@ -562,7 +562,11 @@ class SearchMixin:
         n = _normalize_limit(limit)
         if getattr(self, "decomposed", False):
             return ResultSet(matcher, [])
-        if type(matcher) is SoupStrainer and not matcher.includes_everything:
+        if (
+            type(matcher) is SoupStrainer
+            and not matcher.includes_everything
+            and not (matcher.string_rules and segmented(self))
+        ):
             if matcher.name_rules or matcher.attribute_rules:
                 found = self._tags_compiled(direction, matcher, n, plans)
                 if found is not None:

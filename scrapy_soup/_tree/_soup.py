@@ -120,6 +120,7 @@ class Soup(DocumentNode):
         self._template_check = None
         self._top_leader = []
         self._verbatim = set()
+        self._segmented = False
         self._root = None
         self._el = None
         self._doc = self

@@ -23,6 +23,11 @@ if TYPE_CHECKING:
     from ._tag import Tag
 
 
+def _index(strings: list[NavigableString], string: NavigableString) -> int:
+    """Where ``string`` is in ``strings`` (by identity: equal strings are not it)."""
+    return next(i for i, s in enumerate(strings) if s is string)
+
+
 class NavigableString(str, PageElement):  # type: ignore[misc]
     """A string of the page (bs4's ``NavigableString``): a ``str`` that knows its place.
 
@@ -43,6 +48,9 @@ class NavigableString(str, PageElement):  # type: ignore[misc]
     _el: Any = None
     _doc: Soup | None = None
     _raw: str | None = None
+    #: The strings of its slot, in order, when an edit put several there
+    #: (bs4 keeps neighbouring strings apart; lxml's slot holds them joined).
+    _seg: list[NavigableString] | None = None
     _decomposed: bool = False
 
     def __new__(cls, value: str | bytes = "") -> NavigableString:
@@ -173,6 +181,9 @@ class NavigableString(str, PageElement):  # type: ignore[misc]
             return node_next_sibling(self, el)
         owner = self._owner
         if owner is not None:
+            seg = self._seg
+            if seg is not None and seg[-1] is not self and self._is_live():
+                return seg[_index(seg, self) + 1]
             if self._tail:
                 if owner.tail != self._raw:
                     return None  # the slot's text changed: this string is gone
@@ -201,7 +212,12 @@ class NavigableString(str, PageElement):  # type: ignore[misc]
             return node_previous_sibling(self, el)
         owner = self._owner
         if owner is not None:
-            if not self._is_live() or not self._tail:
+            if not self._is_live():
+                return None
+            seg = self._seg
+            if seg is not None and seg[0] is not self:
+                return seg[_index(seg, self) - 1]
+            if not self._tail:
                 return None
             return wrap(owner, self._doc)  # type: ignore[no-any-return]
         doc = self._doc

@@ -446,7 +446,7 @@ class Tag(PageElement):
         if (
             types is PageElement.default
             and el is not None
-            and (doc is None or not (doc.is_xml or doc._verbatim))
+            and (doc is None or not (doc.is_xml or doc._verbatim or doc._segmented))
         ):
             # The main text of a small HTML element (None: a string
             # container is the element, around it or in it; or it is large).
@@ -455,7 +455,9 @@ class Tag(PageElement):
                 return separator.join(values)
         if types is PageElement.default:
             types = self.interesting_string_types
-        if types is not Tag.MAIN_CONTENT_STRING_TYPES:
+        if types is not Tag.MAIN_CONTENT_STRING_TYPES or (
+            doc is not None and doc._segmented
+        ):
             return separator.join(self._all_strings(strip, types))
         return separator.join(main_text_values(self, strip))
 

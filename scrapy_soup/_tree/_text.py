@@ -9,7 +9,7 @@ contents and descendants as bs4 lists them.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ._classes import classes
@@ -231,6 +231,8 @@ def child_nodes(el: Any, doc: Soup | None) -> list[Any]:
                     walk.enter(el)
                 found = new_string(child, True, doc, raw, walk)
             append(found)
+    if doc is not None and doc._segmented:
+        return list(with_segments(out))
     return out
 
 
@@ -344,8 +346,26 @@ def small_text_values(
     ]
 
 
+def with_segments(items: Iterable[Any]) -> Iterator[Any]:
+    """``items`` with the first string of a slot holding several (see
+    `_identity.bind_segments`) replaced by all of them, in order."""
+    for item in items:
+        if isinstance(item, str) and item._seg is not None:  # type: ignore[attr-defined]
+            yield from item._seg  # type: ignore[attr-defined]
+        else:
+            yield item
+
+
 def iter_descendants(el: Any, doc: Soup | None) -> Iterator[Any]:
     """Everything inside ``el`` in document order, without recursion."""
+    items = _iter_descendants(el, doc)
+    if doc is not None and doc._segmented:
+        return with_segments(items)
+    return items
+
+
+def _iter_descendants(el: Any, doc: Soup | None) -> Iterator[Any]:
+    """`iter_descendants`, each slot's text as one string."""
     get_wrapper = WRAPPER_REFS.get
     get_text = TEXT_REFS.get
     get_tail = TAIL_REFS.get
@@ -398,3 +418,13 @@ def iter_descendants(el: Any, doc: Soup | None) -> Iterator[Any]:
                 raw = parent.tail
                 if raw:
                     yield text_string(parent, True, doc, raw, walk)
+
+
+def segmented(node: Any) -> bool:
+    """Whether ``node``'s soup has a slot holding several strings.
+
+    Then the compiled string searches, which read lxml's slots whole, give
+    way to the walk over the view's strings (`_identity.bind_segments`).
+    """
+    doc = node._document()
+    return doc is not None and bool(doc._segmented)
