@@ -401,3 +401,28 @@ def test_template_check_belongs_to_each_soup() -> None:
     )
     assert first.select("div p") == []
     assert [p.text for p in second.select("div p")] == ["2"]
+
+
+# Full documents: the walks up reach <html>, which lxml cannot let go.
+@pytest.mark.parametrize(
+    ("method", "features"),
+    [
+        *[(m, "html.parser") for m in ("previous_elements", "parents")],
+        *[
+            (m, f)
+            for m in ("next_elements", "next_siblings", "previous_siblings")
+            for f in ("lxml", "html.parser")
+        ],
+    ],
+)
+def test_extracting_what_an_iterator_gives_as_bs4(method: str, features: str) -> None:
+    markup = (
+        "<div><em>child1</em><p id='start'><a>Second <em>child</em></a></p>"
+        "<p>child3</p></div>"
+    )
+    ours = Soup(markup, features)
+    theirs = bs4.BeautifulSoup(markup, features)
+    for soup in (ours, theirs):
+        for node in getattr(soup.p, method):
+            node.extract()
+    assert ours.decode() == theirs.decode()

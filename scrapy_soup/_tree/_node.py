@@ -31,11 +31,16 @@ if TYPE_CHECKING:
 
 
 def _follow(node: Any, link: str) -> Iterator[Any]:
-    """The nodes reached by following ``link`` (``next_sibling``, ...) from ``node``."""
+    """The nodes reached by following ``link`` (``next_sibling``, ...) from ``node``.
+
+    Each node's successor is read before the node is given out, as bs4
+    does, so a loop that extracts what it is given goes on.
+    """
     node = getattr(node, link)
     while node is not None:
+        following = getattr(node, link)
         yield node
-        node = getattr(node, link)
+        node = following
 
 
 class PageElement(FindMixin, ModifyMixin):
