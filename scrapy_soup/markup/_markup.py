@@ -27,7 +27,7 @@ from typing import Any
 from lxml import etree
 
 from .._tree._attrs import lxml_name
-from .._tree._parse import mark_document_tags, unmark_document_tags
+from .._tree._parse import html_parser, mark_document_tags, unmark_document_tags, utf8
 from ._fragment import contents_html
 
 __all__ = [
@@ -82,22 +82,15 @@ def set_attribute(node: etree._Element, name: str, value: str) -> None:
 
 
 def _html_parser() -> etree.HTMLParser:
-    """The soup's HTML parser settings, reading UTF-8 (one parser per thread)."""
+    """The soup's HTML parser (`_tree._parse.html_parser`), reading UTF-8, one per thread."""
     parser: etree.HTMLParser | None = getattr(_PARSERS, "html", None)
     if parser is None:
-        parser = _PARSERS.html = etree.HTMLParser(
-            recover=True,
-            huge_tree=True,
-            default_doctype=False,
-            no_network=True,
-            encoding="utf-8",
-        )
+        parser = _PARSERS.html = html_parser("utf-8")
     return parser
 
 
 #: Per thread: the HTML parser (an lxml parser is not shared between threads).
 _PARSERS = threading.local()
-_SURROGATE = re.compile("[\ud800-\udfff]")
 _ELEMENT = etree._Element
 _TREE = etree._ElementTree
 
@@ -143,12 +136,7 @@ def parse_fragment(text: str) -> Target:
     # encoding is fixed, so a <meta charset> in the text changes nothing.
     # Joined as bytes: a str join would copy the page in Python's internal
     # form first.
-    try:
-        data = text.encode("utf-8")
-    except UnicodeEncodeError:
-        # Lone surrogates cannot be encoded; a decoder would have made them
-        # U+FFFD.  (Searching for them first would cost more than the parse.)
-        data = _SURROGATE.sub("\ufffd", text).encode("utf-8")
+    _, data = utf8(text)  # lone surrogates made U+FFFD, as a decoder would
     # The html/head/body tags the text writes are kept, as the soup keeps them.
     marked, starts, ends = mark_document_tags(data)
     container = _fragment_container(marked)
@@ -209,10 +197,7 @@ def parse_document(text: str) -> Target | None:
     element goes to the end of ``<body>``, where browsers put it.  None if
     the document has no element (a doctype alone).
     """
-    try:
-        data = text.encode("utf-8")
-    except UnicodeEncodeError:
-        data = _SURROGATE.sub("\ufffd", text).encode("utf-8")
+    _, data = utf8(text)
     parser = _html_parser()
     root = etree.fromstring(data, parser)
     if root is None:
