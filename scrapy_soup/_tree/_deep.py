@@ -24,6 +24,8 @@ from typing import Any
 
 from lxml import etree
 
+from ._parse import html_parser
+
 #: The depths at which libxml2 stops: with ``huge_tree`` (every parser here,
 #: and parsel's) and without (``etree.HTML()``'s default parser).
 MAX_DEPTH = 2048
@@ -57,7 +59,7 @@ def _parsed_element(tag: str, attrib: Any) -> Any:
         f' {key}="{value.replace("&", "&amp;").replace(chr(34), "&quot;")}"'
         for key, value in attrib.items()
     )
-    parser = etree.HTMLParser(recover=True, no_network=True, default_doctype=False)
+    parser = html_parser()
     try:
         root = etree.fromstring(f"<{tag}{attributes}>", parser)
     except (etree.XMLSyntaxError, ValueError):

@@ -27,6 +27,7 @@ from ._parse import (
     TRAILER_TOKEN,
     TRAILER_WINDOW,
     doctype_name,
+    html_parser,
     last_html_end,
     xml_parser,
 )
@@ -272,7 +273,7 @@ class DocumentNode(Tag):
                 return None
 
         collector: Any = Collector()
-        parser = etree.HTMLParser(target=collector, recover=True)
+        parser = html_parser(None, collector)
         try:
             parser.feed(head)
             parser.close()
@@ -333,11 +334,7 @@ class DocumentNode(Tag):
                 return None
 
         target: Any = Collector()
-        parser: Any = (
-            xml_parser(encoding, target)
-            if xml
-            else etree.HTMLParser(target=target, recover=True)
-        )
+        parser: Any = xml_parser(encoding, target) if xml else html_parser(None, target)
         parser.feed(markup)
         parser.close()
         return found
