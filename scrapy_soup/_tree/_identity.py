@@ -18,6 +18,8 @@ from ._classes import classes
 from ._tables import COMMENT_NODE, ENTITY_NODE, PI_NODE
 
 if TYPE_CHECKING:
+    from lxml.etree import _Element
+
     from ._soup import Soup
 
 #: Identity maps: lxml node -> wrapper, and owner element -> the string of
@@ -71,18 +73,18 @@ def forget_tail(ref: Ref) -> None:
         del TAIL_REFS[ref.key]
 
 
-def remember(node: Any, wrapper: Any) -> None:
+def remember(node: _Element, wrapper: Any) -> None:
     """Make ``wrapper`` the object that `wrap` returns for ``node``."""
     WRAPPER_REFS[node] = _ref(wrapper, _forget_wrapper, node)
 
 
-def cached_wrapper(node: Any) -> Any:
+def cached_wrapper(node: _Element) -> Any:
     """The live wrapper of ``node``, or None."""
     ref = WRAPPER_REFS.get(node)
     return ref() if ref is not None else None
 
 
-def remember_string(owner: Any, is_tail: bool, string: Any) -> None:
+def remember_string(owner: _Element, is_tail: bool, string: Any) -> None:
     """Make ``string`` the object read from that slot while its text is unchanged."""
     if is_tail:
         TAIL_REFS[owner] = _ref(string, forget_tail, owner)
@@ -90,7 +92,7 @@ def remember_string(owner: Any, is_tail: bool, string: Any) -> None:
         TEXT_REFS[owner] = _ref(string, forget_text, owner)
 
 
-def cached_string(owner: Any, is_tail: bool) -> Any:
+def cached_string(owner: _Element, is_tail: bool) -> Any:
     """The live string last read from that slot, or None (its text may have changed)."""
     ref = (TAIL_REFS if is_tail else TEXT_REFS).get(owner)
     return ref() if ref is not None else None
@@ -99,7 +101,7 @@ def cached_string(owner: Any, is_tail: bool) -> Any:
 _new_object = object.__new__
 
 
-def wrap(node: Any, doc: Soup | None) -> Any:
+def wrap(node: _Element, doc: Soup | None) -> Any:
     """The wrapper of an lxml node: a `Tag`, `Comment` or `ProcessingInstruction`.
 
     The same node gives the same object while it is referenced (and while
@@ -139,7 +141,7 @@ def wrap(node: Any, doc: Soup | None) -> Any:
     return wrapper
 
 
-def wrap_all(nodes: Iterable[Any], doc: Soup | None) -> list[Any]:
+def wrap_all(nodes: Iterable[_Element], doc: Soup | None) -> list[Any]:
     """`wrap` of each node, in order: the loop of every search result."""
     get = WRAPPER_REFS.get
     refs = WRAPPER_REFS
@@ -185,7 +187,9 @@ def unbind_string(string: Any) -> None:
     string._seg = None
 
 
-def bind_string(string: Any, owner: Any, is_tail: bool, raw: str, doc: Any) -> None:
+def bind_string(
+    string: Any, owner: _Element, is_tail: bool, raw: str, doc: Any
+) -> None:
     """Make ``string`` the object of slot (owner, is_tail), which holds ``raw``."""
     unbind_string(string)
     string._owner = owner
@@ -219,7 +223,7 @@ def bind_segments(
     doc._segmented = True
 
 
-def move_strings(found: Any, owner: Any, is_tail: bool, raw: str) -> None:
+def move_strings(found: Any, owner: _Element, is_tail: bool, raw: str) -> None:
     """The text of ``found``'s slot moved to slot (owner, is_tail): its strings follow."""
     seg = found._seg
     if seg is not None:
@@ -236,7 +240,7 @@ def slot_strings(found: Any) -> list[Any]:
     return list(seg) if seg is not None else [found]
 
 
-def forget_slot(owner: Any, is_tail: bool) -> None:
+def forget_slot(owner: _Element, is_tail: bool) -> None:
     """Unbind whatever string object is cached for a slot whose text changes."""
     refs = TAIL_REFS if is_tail else TEXT_REFS
     ref = refs.get(owner)
@@ -249,7 +253,7 @@ def forget_slot(owner: Any, is_tail: bool) -> None:
             refs.pop(owner, None)
 
 
-def forget_slot_unless(owner: Any, is_tail: bool, keep_ids: set[int]) -> None:
+def forget_slot_unless(owner: _Element, is_tail: bool, keep_ids: set[int]) -> None:
     """`forget_slot`, unless the slot's string is one of ``keep_ids``."""
     ref = (TAIL_REFS if is_tail else TEXT_REFS).get(owner)
     if ref is None:
@@ -260,12 +264,12 @@ def forget_slot_unless(owner: Any, is_tail: bool, keep_ids: set[int]) -> None:
     forget_slot(owner, is_tail)
 
 
-def drop_slot(owner: Any, is_tail: bool) -> None:
+def drop_slot(owner: _Element, is_tail: bool) -> None:
     """Forget the slot's string without touching the string object."""
     (TAIL_REFS if is_tail else TEXT_REFS).pop(owner, None)
 
 
-def live_string(owner: Any, is_tail: bool, raw: str) -> Any:
+def live_string(owner: _Element, is_tail: bool, raw: str) -> Any:
     """The remembered string of a text slot if it still holds ``raw``, else None."""
     ref = (TAIL_REFS if is_tail else TEXT_REFS).get(owner)
     if ref is not None:

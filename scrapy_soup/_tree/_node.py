@@ -20,6 +20,8 @@ from ._text import new_string, text_string
 if TYPE_CHECKING:
     from typing import TypeAlias
 
+    from lxml.etree import _Element
+
     from ._formatter import Formatter, FormatterOrName
     from ._soup import Soup
     from ._strings import NavigableString
@@ -232,7 +234,7 @@ _new_str = str.__new__
 classes.PageElement = PageElement
 
 
-def node_next_sibling(wrapper: Any, el: Any) -> PageElement | None:
+def node_next_sibling(wrapper: Any, el: _Element) -> PageElement | None:
     doc = wrapper._doc
     if el.getparent() is None:
         if doc is not None:
@@ -257,7 +259,7 @@ def node_next_sibling(wrapper: Any, el: Any) -> PageElement | None:
     return wrap(following, doc)  # type: ignore[no-any-return]
 
 
-def node_previous_sibling(wrapper: Any, el: Any) -> PageElement | None:
+def node_previous_sibling(wrapper: Any, el: _Element) -> PageElement | None:
     doc = wrapper._doc
     parent = el.getparent()
     found: PageElement | None = None

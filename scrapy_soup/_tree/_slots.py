@@ -12,7 +12,7 @@ takes a node out, its tail joining the slot before it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import _identity
 from ._attrs import xml_safe
@@ -20,9 +20,12 @@ from ._classes import classes
 from ._tables import ASCII_SPACES
 from ._text import normalize_text, text_string
 
+if TYPE_CHECKING:
+    from lxml.etree import _Element
 
-def slot_raw(owner: Any, is_tail: bool) -> str | None:
-    return owner.tail if is_tail else owner.text  # type: ignore[no-any-return]
+
+def slot_raw(owner: _Element, is_tail: bool) -> str | None:
+    return owner.tail if is_tail else owner.text
 
 
 def set_raw(
@@ -64,7 +67,7 @@ def move_mark(doc: Any, source: tuple[Any, bool], target: tuple[Any, bool]) -> N
             verbatim.discard(target)
 
 
-def slot_value(owner: Any, is_tail: bool, doc: Any) -> str:
+def slot_value(owner: _Element, is_tail: bool, doc: Any) -> str:
     """The text of a slot as bs4 holds it (parser whitespace collapsed)."""
     raw = slot_raw(owner, is_tail)
     if not raw:
@@ -119,9 +122,11 @@ def adopt(item: Any, doc: Any) -> None:
                 string._doc = doc
 
 
-def remove_node(node: Any, doc: Any) -> None:
+def remove_node(node: _Element, doc: Any) -> None:
     """Take an lxml node out of its parent; its tail joins the slot before it."""
     parent = node.getparent()
+    if parent is None:  # not in a tree: nothing to take it out of
+        return
     tail = node.tail
     if not tail:
         parent.remove(node)

@@ -25,6 +25,8 @@ from ._identity import (
 from ._tables import ASCII_SPACES, PI_NODE, PRESERVE_WHITESPACE_TAGS, TEXT_CONTEXT_TAGS
 
 if TYPE_CHECKING:
+    from lxml.etree import _Element
+
     from ._soup import Soup
     from ._strings import NavigableString
 
@@ -32,7 +34,7 @@ if TYPE_CHECKING:
 _new_str = str.__new__
 
 
-def node_raw_text(node: Any) -> str:
+def node_raw_text(node: _Element) -> str:
     """The text of a comment, PI or entity node as bs4 holds it.
 
     bs4's lxml builder makes a processing instruction's string of
@@ -44,7 +46,7 @@ def node_raw_text(node: Any) -> str:
     return text
 
 
-def string_class_for(parent: Any) -> type[NavigableString]:
+def string_class_for(parent: _Element | None) -> type[NavigableString]:
     """The string class bs4 gives text whose parent element is ``parent``.
 
     bs4 keeps a stack of the open ``<script>``, ``<style>``, ``<template>``,
@@ -57,11 +59,11 @@ def string_class_for(parent: Any) -> type[NavigableString]:
     if cls is not None:
         return cls
     for ancestor in parent.iterancestors(*classes.STRING_CONTAINERS):
-        return classes.STRING_CONTAINERS[ancestor.tag]
+        return classes.STRING_CONTAINERS[str(ancestor.tag)]
     return classes.NavigableString
 
 
-def normalize_text(raw: str, parent: Any, is_xml: bool) -> str:
+def normalize_text(raw: str, parent: _Element | None, is_xml: bool) -> str:
     """What bs4 makes of a text node: whitespace-only strings collapse.
 
     bs4 turns a string of only ASCII whitespace into "\\n" (if it holds one)
@@ -149,7 +151,7 @@ class TextContext:
 
     __slots__ = ("containers", "is_xml", "preserve")
 
-    def __init__(self, is_xml: bool, start_parent: Any) -> None:
+    def __init__(self, is_xml: bool, start_parent: _Element | None) -> None:
         self.is_xml = is_xml
         self.preserve = 0
         self.containers: list[type[NavigableString]] = [classes.NavigableString]
@@ -163,7 +165,7 @@ class TextContext:
                 else:
                     cls = classes.STRING_CONTAINERS[tag]
             for ancestor in start_parent.iterancestors(*TEXT_CONTEXT_TAGS):
-                tag = ancestor.tag
+                tag = str(ancestor.tag)  # (the filter yields elements only)
                 if tag in PRESERVE_WHITESPACE_TAGS:
                     self.preserve = 1
                 elif cls is None:
@@ -174,7 +176,7 @@ class TextContext:
 
     # Only the tags of TEXT_CONTEXT_TAGS change the context: the others cost
     # one set lookup (a walk calls these for every element).
-    def enter(self, el: Any) -> None:
+    def enter(self, el: _Element) -> None:
         tag = el.tag
         if tag in TEXT_CONTEXT_TAGS and not self.is_xml:
             if tag in PRESERVE_WHITESPACE_TAGS:
@@ -183,7 +185,7 @@ class TextContext:
                 classes.STRING_CONTAINERS.get(tag) or self.containers[-1]
             )
 
-    def leave(self, el: Any) -> None:
+    def leave(self, el: _Element) -> None:
         tag = el.tag
         if tag in TEXT_CONTEXT_TAGS and not self.is_xml:
             if tag in PRESERVE_WHITESPACE_TAGS:
@@ -199,7 +201,7 @@ class TextContext:
         return classes.NavigableString if self.is_xml else self.containers[-1]
 
 
-def child_nodes(el: Any, doc: Soup | None) -> list[Any]:
+def child_nodes(el: _Element, doc: Soup | None) -> list[Any]:
     """An element's contents as bs4 lists them: text, children and their tails."""
     out: list[Any] = []
     append = out.append
@@ -246,7 +248,7 @@ _SMALL_TEXT_NODES = 48
 _CONTEXTS = object()
 
 
-def _context_at(el: Any) -> int:
+def _context_at(el: _Element) -> int:
     """What the text-context tags at or above ``el`` do to the strings below it.
 
     0: nothing; 1: a ``<pre>``/``<textarea>`` keeps their whitespace; 2: a
@@ -263,7 +265,7 @@ def _context_at(el: Any) -> int:
     return found
 
 
-def parent_context(parent: Any, doc: Soup | None) -> int:
+def parent_context(parent: _Element, doc: Soup | None) -> int:
     """`_context_at` of ``parent``, remembered by its soup until an edit.
 
     Siblings share the answer (the paragraphs of an article, the items of a
@@ -356,7 +358,7 @@ def with_segments(items: Iterable[Any]) -> Iterator[Any]:
             yield item
 
 
-def iter_descendants(el: Any, doc: Soup | None) -> Iterator[Any]:
+def iter_descendants(el: _Element, doc: Soup | None) -> Iterator[Any]:
     """Everything inside ``el`` in document order, without recursion."""
     items = _iter_descendants(el, doc)
     if doc is not None and doc._segmented:
@@ -364,7 +366,7 @@ def iter_descendants(el: Any, doc: Soup | None) -> Iterator[Any]:
     return items
 
 
-def _iter_descendants(el: Any, doc: Soup | None) -> Iterator[Any]:
+def _iter_descendants(el: _Element, doc: Soup | None) -> Iterator[Any]:
     """`iter_descendants`, each slot's text as one string."""
     get_wrapper = WRAPPER_REFS.get
     get_text = TEXT_REFS.get
