@@ -314,8 +314,9 @@ TEST_OVERRIDES: dict[str, Any] = {
     # The test's spider is not one of the example project's.
     "SPIDER_MODULES": [],
     "NEWSPIDER_MODULE": "",
-    # Stop sooner once idle than the example's 10 s: the test's run time.
-    "MAX_IDLE_TIME_BEFORE_CLOSE": 4,
+    # Stop sooner once idle than the example's 10 s (the test's run time),
+    # but not before a slower process has opened (see `wait_until_opened`).
+    "MAX_IDLE_TIME_BEFORE_CLOSE": 8,
 }
 
 
@@ -382,6 +383,26 @@ def start_crawl(workdir: Path, settings: dict[str, Any]) -> CrawlProcess:
         text=True,
     )
     return crawl
+
+
+def wait_until_opened(crawls: list[CrawlProcess], timeout: float = 90) -> None:
+    """Wait until each crawl's log says its spider is open (or it has ended).
+
+    Work handed out before then goes to whichever process is up first: on a
+    loaded machine one process could crawl the whole site before another
+    starts.  A crawl that ended is left to `finish_crawls` to report.
+    """
+    deadline = time.monotonic() + timeout
+    for crawl in crawls:
+        while crawl.proc.poll() is None:
+            log = crawl.log_file
+            if log.exists() and "Spider opened" in log.read_text("utf-8", "replace"):
+                break
+            if time.monotonic() > deadline:
+                raise TimeoutError(
+                    f"{crawl.workdir.name}: no 'Spider opened' in {timeout} s"
+                )
+            time.sleep(0.05)
 
 
 def finish_crawls(

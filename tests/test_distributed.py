@@ -83,15 +83,18 @@ def _run(
     try:
         client.flushdb()
         site.hits.clear()
+        settings = {**rh.example_settings(), "REDIS_URL": redis_url}
+        crawls = [
+            rh.start_crawl(tmp / f"process-{k}", settings) for k in range(processes)
+        ]
+        # The start URLs go in once every process is up, so that each takes
+        # part (RedisSpider reads them when idle).
+        rh.wait_until_opened(crawls)
         for n in START_PAGES:
             data: dict[str, Any] = {"url": site.url(rh.page_path(n))}
             if rh.soup_off(n):
                 data["meta"] = {"soup": False}
             client.rpush(f"{rh.SoupRedisSpider.name}:start_urls", json.dumps(data))
-        settings = {**rh.example_settings(), "REDIS_URL": redis_url}
-        crawls = [
-            rh.start_crawl(tmp / f"process-{k}", settings) for k in range(processes)
-        ]
         outcomes = rh.finish_crawls(crawls)
         key = f"{rh.SoupRedisSpider.name}:items"
         pushed = [str(item) for item in client.lrange(key, 0, -1)]
