@@ -16,7 +16,7 @@ from lxml import etree
 
 from ._builder import TreeBuilderInfo, builder_for
 from ._identity import remember, wrap
-from ._modify import _detach, _normalize_arg, _prepare
+from ._modify import _detach, _index_in, _normalize_arg, _prepare
 from ._node import PageElement
 from ._parse import (
     DOCTYPE_IN_SOURCE,
@@ -455,8 +455,8 @@ class DocumentNode(Tag):
         return None
 
     # -- editing the top level -------------------------------------------------
-    def _top_level_lists(self) -> tuple[list[Any], list[Any]]:
-        """The top level before and after the root, made explicit for an edit.
+    def _top_level(self) -> tuple[list[Any], list[Any], list[Any]]:
+        """The document's children, and its top level made explicit for an edit.
 
         `_top_leader` and `_top_trailer` become complete: one entry per child
         of the document before (after) the root, a string of the soup's own
@@ -464,15 +464,20 @@ class DocumentNode(Tag):
         keeps beside the root.  `_top_children` reads them back unchanged.
         """
         children = self._top_children()
-        root = self._root
-        r = next(i for i, c in enumerate(children) if getattr(c, "_el", None) is root)
+        r = _index_in(children, wrap(self._root, self._soup))
+        assert r is not None  # (the root is always a child of the document)
+        self._top_leader = [None if c._el is not None else c for c in children[:r]]
+        self._top_trailer = [
+            None if c._el is not None else c for c in children[r + 1 :]
+        ]
+        return children, self._top_leader, self._top_trailer
 
-        def entry(child: Any) -> Any:
-            return None if child._el is not None else child
-
-        self._top_leader = [entry(c) for c in children[:r]]
-        self._top_trailer = [entry(c) for c in children[r + 1 :]]
-        return self._top_leader, self._top_trailer
+    @staticmethod
+    def _top_level_entry(
+        at: int, leader: list[Any], trailer: list[Any]
+    ) -> tuple[list[Any], int]:
+        """The list (leader or trailer) and index of position ``at`` of the children."""
+        return (leader, at) if at <= len(leader) else (trailer, at - len(leader) - 1)
 
     def _remove_top_level(self, node: Any) -> None:
         """Take a child of the document out (bs4's ``extract`` there).
@@ -484,10 +489,10 @@ class DocumentNode(Tag):
         """
         if node._el is not None and node._el is self._root:
             raise ValueError(ROOT_ELEMENT_MESSAGE)
-        leader, trailer = self._top_level_lists()
-        children = self._top_children()
-        i = next(i for i, c in enumerate(children) if c is node)
-        entries, k = (leader, i) if i < len(leader) else (trailer, i - len(leader) - 1)
+        children, leader, trailer = self._top_level()
+        at = _index_in(children, node)
+        assert at is not None  # (the caller checked it is a child of the document)
+        entries, k = self._top_level_entry(at, leader, trailer)
         del entries[k]
         if node is self._top_doctype:
             self._top_doctype = None
@@ -509,16 +514,17 @@ class DocumentNode(Tag):
         for item in items:
             _detach(item)
             item = _prepare(item, self)
-            leader, trailer = self._top_level_lists()
-            children = self._top_children()
-            at = next(i for i, c in enumerate(children) if c is anchor) + after
-            entries, k = (
-                (leader, at) if at <= len(leader) else (trailer, at - len(leader) - 1)
-            )
+            children, leader, trailer = self._top_level()
+            at = _index_in(children, anchor)
+            assert at is not None  # (``anchor``'s parent is the document)
+            at += after
+            entries, k = self._top_level_entry(at, leader, trailer)
             if item._el is None:
                 item._doc = self._soup
                 entries.insert(k, item)
             else:
+                # lxml puts it before the next node of the top level, or
+                # after the last one.
                 nodes = [
                     (i, c._el) for i, c in enumerate(children) if c._el is not None
                 ]
