@@ -267,13 +267,3 @@ def forget_slot_unless(owner: _Element, is_tail: bool, keep_ids: set[int]) -> No
 def drop_slot(owner: _Element, is_tail: bool) -> None:
     """Forget the slot's string without touching the string object."""
     (TAIL_REFS if is_tail else TEXT_REFS).pop(owner, None)
-
-
-def live_string(owner: _Element, is_tail: bool, raw: str) -> Any:
-    """The remembered string of a text slot if it still holds ``raw``, else None."""
-    ref = (TAIL_REFS if is_tail else TEXT_REFS).get(owner)
-    if ref is not None:
-        found = ref()
-        if found is not None and found._raw == raw:
-            return found
-    return None
