@@ -17,7 +17,7 @@ from lxml import etree
 from ._attrs import is_multi_valued, split_value
 from ._classes import classes
 from ._formatter import Formatter, formatter_for_name
-from ._identity import wrap
+from ._identity import cached_string, wrap
 from ._strings import (
     Comment,
     NavigableString,
@@ -149,11 +149,20 @@ def _events(node: PageElement, contents_only: bool) -> Iterator[tuple[Any, ...]]
 def _with_segments(
     events: Iterator[tuple[Any, ...]], doc: Soup
 ) -> Iterator[tuple[Any, ...]]:
-    """A slot holding several strings (`_identity.bind_segments`): one event each."""
+    """A slot holding several strings (`_identity.bind_segments`): one event each.
+
+    The soup keeps such a slot's first string, so the identity map has it:
+    a slot without one is a single string, made only if someone asks.
+    """
     for event in events:
         if event[0] == STRING and event[5] is not None:
-            found = text_string(event[4], event[5], doc)
-            if found is not None and found._seg is not None:
+            owner, is_tail = event[4], event[5]
+            found = cached_string(owner, is_tail)
+            if (
+                found is not None
+                and found._seg is not None
+                and found._raw == (owner.tail if is_tail else owner.text)
+            ):
                 for string in found._seg:
                     yield (STRING, str(string), type(string), event[3], string, None)
                 continue
