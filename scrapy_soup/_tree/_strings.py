@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ._classes import classes
 from ._identity import WRAPPER_REFS, wrap
+from ._modify import _index_in
 from ._node import PageElement, node_next_sibling, node_previous_sibling
 from ._text import node_raw_text, normalize_text
 
@@ -21,11 +22,6 @@ if TYPE_CHECKING:
     from ._node import StringTypes
     from ._soup import Soup
     from ._tag import Tag
-
-
-def _index(strings: list[NavigableString], string: NavigableString) -> int:
-    """Where ``string`` is in ``strings`` (by identity: equal strings are not it)."""
-    return next(i for i, s in enumerate(strings) if s is string)
 
 
 class NavigableString(str, PageElement):  # type: ignore[misc]
@@ -183,7 +179,9 @@ class NavigableString(str, PageElement):  # type: ignore[misc]
         if owner is not None:
             seg = self._seg
             if seg is not None and seg[-1] is not self and self._is_live():
-                return seg[_index(seg, self) + 1]
+                at = _index_in(seg, self)
+                if at is not None:
+                    return seg[at + 1]
             if self._tail:
                 if owner.tail != self._raw:
                     return None  # the slot's text changed: this string is gone
@@ -216,7 +214,9 @@ class NavigableString(str, PageElement):  # type: ignore[misc]
                 return None
             seg = self._seg
             if seg is not None and seg[0] is not self:
-                return seg[_index(seg, self) - 1]
+                at = _index_in(seg, self)
+                if at is not None:
+                    return seg[at - 1]
             if not self._tail:
                 return None
             return wrap(owner, self._doc)  # type: ignore[no-any-return]
