@@ -58,9 +58,10 @@ from ._slots import (
 from ._text import forget_contexts
 
 _FULL_DOCUMENT_MESSAGE = (
-    "the top level of a full html/xml soup (doctype, comments, the root "
-    "element) cannot be edited: edit the root element's contents, or use a "
-    "fragment soup (features='fragment' or 'html.parser')"
+    "the top level of a full html/xml soup cannot be addressed by position: use "
+    "insert_before/insert_after on the doctype, a comment or the root "
+    "element, edit the root element's contents, or use a fragment soup "
+    "(features='fragment' or 'html.parser')"
 )
 
 
