@@ -426,3 +426,11 @@ def test_extracting_what_an_iterator_gives_as_bs4(method: str, features: str) ->
         for node in getattr(soup.p, method):
             node.extract()
     assert ours.decode() == theirs.decode()
+
+
+def test_len_counts_the_strings_an_edit_keeps_apart() -> None:
+    soup, theirs = both("<p>x<b>b</b></p>")
+    for s in (soup, theirs):
+        s.p.append("z")
+        s.p.b.insert_before("y")
+    assert len(soup.p) == len(theirs.p) == len(theirs.p.contents)

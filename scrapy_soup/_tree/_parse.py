@@ -217,9 +217,6 @@ _DOCUMENT_TAG_CONTEXT = re.compile(
     re.I,
 )
 _ANY_DOCUMENT_TAG = re.compile(rb"</?(?:html|head|body)[\s/>]", re.I)
-#: The first ``<html>``/``<head>``/``<body>`` tag (or None): the one search
-#: the fragment parse of markup without them costs.
-find_document_tag = _ANY_DOCUMENT_TAG.search
 #: More document tags than a page writes, or more end tags that html.parser
 #: applies and libxml2 does not (each moves what follows it: markup built
 #: to be slow), and the markup is parsed as if none were written.

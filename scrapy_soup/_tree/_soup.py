@@ -27,7 +27,6 @@ from ._parse import (
     UNDECLARED_ENTITY,
     TruncatedDocumentWarning,
     drop_repeated_attributes,
-    find_document_tag,
     html_parser,
     mark_document_tags,
     mode_for,
@@ -162,9 +161,7 @@ class Soup(DocumentNode):
             self.original_encoding = None
             return
         if self._mode == "fragment":
-            if find_document_tag(data) is None:
-                self._set_container(self._fragment_tree(data))
-                return
+            # (Markup without document tags: one search, ``marked is data``.)
             marked, starts, ends = mark_document_tags(data)
             container = self._fragment_tree(marked)
             if marked is not data and not unmark_document_tags(container, starts, ends):

@@ -383,6 +383,9 @@ class Tag(PageElement):
         return self.children
 
     def __len__(self) -> int:
+        doc = self._doc
+        if doc is not None and doc._segmented:  # a slot may hold several strings
+            return len(self._contents_list())
         el = self._el
         count = 1 if el.text else 0
         for child in el:
