@@ -63,6 +63,7 @@ class DocumentNode(Tag):
     __slots__ = (
         "_base_url",
         "_builder",
+        "_decomposed",
         "_kept",
         "_mode",
         "_pending",

@@ -120,7 +120,6 @@ def wrap(node: _Element, doc: Soup | None) -> Any:
         wrapper._el = node
         wrapper._doc = doc
         wrapper.hidden = False
-        wrapper._decomposed = False
     elif isinstance(node, COMMENT_NODE):
         wrapper = classes.Comment._for_node(node, doc)
     elif isinstance(node, PI_NODE):
@@ -164,7 +163,6 @@ def wrap_all(nodes: Iterable[_Element], doc: Soup | None) -> list[Any]:
         tag._el = node
         tag._doc = doc
         tag.hidden = False
-        tag._decomposed = False
         ref = Ref(tag, _forget_wrapper)
         ref.key = node
         refs[node] = ref

@@ -98,6 +98,8 @@ class _DecomposedTag:
 
     __slots__ = ()
 
+    _decomposed = True
+
     @property
     def name(self) -> str:
         return ""
@@ -112,19 +114,21 @@ class _DecomposedTag:
         return "<></>" if indent_level is None else "<>\n</>\n"
 
 
+#: A tag class -> its decomposed class, and back (copies are not decomposed).
 _DECOMPOSED_CLASSES: dict[type, type] = {}
+_UNDECOMPOSED_CLASSES: dict[type, Any] = {}
 
 
 def _mark_decomposed(x: Any) -> None:
-    x._decomposed = True
     cls = type(x)
-    if issubclass(cls, classes.Tag) and not issubclass(
-        cls, (_DecomposedTag, classes.Soup)
-    ):
+    if not issubclass(cls, classes.Tag) or issubclass(cls, classes.Soup):
+        x._decomposed = True  # (a string's attribute, the soup's slot)
+    elif not issubclass(cls, _DecomposedTag):
         sub = _DECOMPOSED_CLASSES.get(cls)
         if sub is None:
             sub = type(cls.__name__, (_DecomposedTag, cls), {"__slots__": ()})
             _DECOMPOSED_CLASSES[cls] = sub
+            _UNDECOMPOSED_CLASSES[sub] = cls
         x.__class__ = sub
 
 
@@ -655,7 +659,8 @@ class ModifyMixin:
         me: Any = self
         el = copy.deepcopy(me._el)
         el.tail = None
-        clone = type(me)._wrap(el, me._doc)
+        cls = type(me)
+        clone = _UNDECOMPOSED_CLASSES.get(cls, cls)._wrap(el, me._doc)
         _identity.remember(el, clone)
         pos = me.sourcepos  # (the line is the element's, copied with it)
         if pos is not None:

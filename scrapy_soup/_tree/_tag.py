@@ -80,10 +80,12 @@ def _set_extra(tag: Tag, name: str, value: object) -> None:
 class Tag(PageElement):
     """An element of the page, wrapping one lxml element (bs4's ``Tag``)."""
 
-    __slots__ = ("__weakref__", "_decomposed", "_doc", "_el", "hidden")
+    __slots__ = ("__weakref__", "_doc", "_el", "hidden")
 
-    #: Whether `decompose` was called on it (or on a tag around it).
-    _decomposed: bool
+    #: Whether `decompose` was called on it (or on a tag around it): a class
+    #: attribute, which `decompose` changes by giving the tag a class of its
+    #: own (`_modify._mark_decomposed`), so that no wrapper stores it.
+    _decomposed: bool = False
     _el: Any
     _doc: Soup | None
     hidden: bool
@@ -110,7 +112,6 @@ class Tag(PageElement):
         self._el = etree.Element(qname, nsmap=nsmap)
         self._doc = parser
         self.hidden = False
-        self._decomposed = False
         remember(self._el, self)
         if attrs:
             view = self.attrs
@@ -123,7 +124,6 @@ class Tag(PageElement):
         tag._el = el
         tag._doc = doc
         tag.hidden = False
-        tag._decomposed = False
         return tag
 
     def _document(self) -> Soup | None:
