@@ -413,7 +413,7 @@ class _Renderer:
         owner: Any,
         is_tail: Any,
     ) -> str:
-        if issubclass(cls, _PREFORMATTED):
+        if issubclass(cls, PreformattedString):
             return cls.PREFIX + value + cls.SUFFIX
         if self.default_substitute:
             sub = self.substitution
@@ -434,9 +434,6 @@ class _Renderer:
         if is_tail is None:
             return wrap(owner, self.doc)
         return text_string(owner, is_tail, self.doc) or cls(value)
-
-
-_PREFORMATTED = PreformattedString
 
 
 def render(

@@ -6,6 +6,7 @@ import copy
 from typing import TYPE_CHECKING, Any
 
 from ._strings import Doctype, NavigableString
+from ._tables import ASCII_SPACES
 from ._tag import Tag
 
 if TYPE_CHECKING:
@@ -14,7 +15,6 @@ if TYPE_CHECKING:
 
 
 #: bs4's ``BeautifulSoup.ASCII_SPACES``: what makes a string whitespace-only.
-_ASCII_SPACES = "\x20\x0a\x09\x0c\x0d"
 
 
 def strain(soup: Soup, parse_only: ElementFilter) -> None:
@@ -42,7 +42,7 @@ def strain(soup: Soup, parse_only: ElementFilter) -> None:
         elif isinstance(node, NavigableString):
             # No tag is open here in bs4's parse (none was created), so not
             # a ``<pre>`` either: whitespace collapses as outside one.
-            if not node.strip(_ASCII_SPACES) and node:
+            if not node.strip(ASCII_SPACES) and node:
                 node = type(node)("\n" if "\n" in node else " ")
             if parse_only.allow_string_creation(node):
                 kept.append(node)

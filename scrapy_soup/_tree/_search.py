@@ -35,7 +35,7 @@ from ._strainer import (
     SoupStrainer,
 )
 from ._tables import ASCII_SPACES
-from ._text import segmented, text_string
+from ._text import new_string, segmented, text_string
 from ._warn import warn_user
 
 if TYPE_CHECKING:
@@ -390,7 +390,7 @@ def _every_string(top: Any, doc: Any, results: list[Any]) -> None:
                 ref = get_tail(done)
                 found = ref() if ref is not None else None
                 if found is None or found._raw != raw:
-                    found = text_string(done, True, doc, raw)
+                    found = new_string(done, True, doc, raw, None)
                 append(found)
         stack.append(el)
         if isinstance(el.tag, str):
@@ -399,7 +399,7 @@ def _every_string(top: Any, doc: Any, results: list[Any]) -> None:
                 ref = get_text(el)
                 found = ref() if ref is not None else None
                 if found is None or found._raw != raw:
-                    found = text_string(el, False, doc, raw)
+                    found = new_string(el, False, doc, raw, None)
                 append(found)
         else:  # a comment or PI: an empty one is no result
             string = wrap(el, doc)
@@ -545,8 +545,8 @@ class SearchMixin:
         else:
             cached = _STRAINERS.get(key)
             if cached is None:
-                if len(_STRAINERS) >= _STRAINERS_MAX:
-                    _STRAINERS.clear()
+                if len(_STRAINERS) >= _STRAINERS_MAX:  # the oldest goes
+                    del _STRAINERS[next(iter(_STRAINERS))]
                 strainer = SoupStrainer(name, attrs, string, **kwargs)
                 cached = _STRAINERS[key] = (strainer, [None, None])
             matcher, plans = cached

@@ -33,7 +33,6 @@ VOID_ELEMENTS = frozenset(
 )  # fmt: skip
 
 #: lxml's node types (a text slot is not a node: see `_text`).
-ELEMENT_NODE = etree._Element
 COMMENT_NODE = etree._Comment
 PI_NODE = etree._ProcessingInstruction
 ENTITY_NODE = etree._Entity

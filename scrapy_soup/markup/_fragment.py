@@ -21,7 +21,7 @@ from typing import Any
 
 from lxml import etree
 
-from .._tree._attrs import CDATA_LIST_ATTRIBUTES
+from .._tree._attrs import CDATA_LIST_ATTRIBUTES, normalize_multi
 from .._tree._output import _meta_substitution as _tree_meta_substitution
 from .._tree._tables import (
     ASCII_SPACES,
@@ -44,8 +44,6 @@ _UNIVERSAL = CDATA_LIST_ATTRIBUTES["*"]
 _MULTI: dict[str, frozenset[str]] = {
     tag: names | _UNIVERSAL for tag, names in CDATA_LIST_ATTRIBUTES.items()
 }
-#: bs4 splits multi-valued attributes on Python's whitespace (``\S+``).
-_NONWHITESPACE = re.compile(r"\S+")
 #: bs4 rewrites a ``<meta>``'s declared charset to the output encoding
 #: (``str()`` renders for UTF-8).
 _ENCODING = "utf-8"
@@ -75,12 +73,8 @@ def _start_tag(
                     if empty
                     else f'<{name} {key}="{value}">'
                 )
-            items = [(key, items[0][1])]
     if not multi.isdisjoint(dict(items)):
-        items = [
-            (k, " ".join(_NONWHITESPACE.findall(v)) if k in multi else v)
-            for k, v in items
-        ]
+        items = [(k, normalize_multi(v) if k in multi else v) for k, v in items]
         if settle:
             _settle_attributes(el, items, multi)
     if name == "meta":
@@ -427,9 +421,7 @@ def settle_attributes(el: Any) -> bool:
     """
     items = el.items()
     multi = _MULTI.get(el.tag, _UNIVERSAL)
-    settled = sorted(
-        (k, " ".join(_NONWHITESPACE.findall(v)) if k in multi else v) for k, v in items
-    )
+    settled = sorted((k, normalize_multi(v) if k in multi else v) for k, v in items)
     if settled == items:
         return True
     if any(_REFUSED.search(v) for _, v in items):
