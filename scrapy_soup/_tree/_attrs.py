@@ -41,7 +41,7 @@ _EMPTY: frozenset[str] = frozenset()
 _NONWHITESPACE = re.compile(r"\S+")
 
 #: Characters lxml refuses in text and attribute values (not XML characters).
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def xml_safe(text: str) -> str:
@@ -51,9 +51,9 @@ def xml_safe(text: str) -> str:
     other C0 control characters (and lone surrogates, U+FFFE, U+FFFF), which
     bs4 would keep.  Dropping them keeps every edit possible.
     """
-    if _NOT_XML.search(text) is None:
+    if NOT_XML.search(text) is None:
         return text
-    return _NOT_XML.sub(lambda m: "\ufffd" if m.group() == "\x00" else "", text)
+    return NOT_XML.sub(lambda m: "\ufffd" if m.group() == "\x00" else "", text)
 
 
 def is_multi_valued(tag_name: str, key: str) -> bool:

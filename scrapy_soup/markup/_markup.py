@@ -26,7 +26,7 @@ from typing import Any
 
 from lxml import etree
 
-from .._tree._attrs import lxml_name
+from .._tree._attrs import NOT_XML, lxml_name
 from .._tree._parse import html_parser, mark_document_tags, unmark_document_tags, utf8
 from ._fragment import contents_html
 
@@ -51,7 +51,6 @@ __all__ = [
 
 # Characters lxml's Python API refuses (XML 1.0 "Char" excludes them) though
 # its HTML parser keeps them in the tree.
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
 
 
 class CleanError(ValueError):
@@ -70,7 +69,7 @@ def set_text(node: etree._Element, tail: bool, value: str | None) -> None:
         else:
             node.text = value
     except ValueError:
-        set_text(node, tail, _NOT_XML.sub("", value or "") or None)
+        set_text(node, tail, NOT_XML.sub("", value or "") or None)
 
 
 def set_attribute(node: etree._Element, name: str, value: str) -> None:
@@ -78,7 +77,7 @@ def set_attribute(node: etree._Element, name: str, value: str) -> None:
     try:
         node.set(name, value)
     except ValueError:
-        node.set(name, _NOT_XML.sub("", value))
+        node.set(name, NOT_XML.sub("", value))
 
 
 def _html_parser() -> etree.HTMLParser:

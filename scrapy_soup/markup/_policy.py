@@ -24,8 +24,9 @@ from typing import Any, NamedTuple
 
 from lxml import etree
 
+from .._tree._attrs import NOT_XML
 from ._fragment import needs_settling
-from ._markup import _NOT_XML, namespaced_names
+from ._markup import namespaced_names
 from ._url import _INVISIBLE, hidden_scheme, url_scheme
 
 __all__ = [
@@ -538,7 +539,7 @@ class _Cleaner:
         # Names lxml reads as a namespace ("{{lazy}}", "{}src": the HTML
         # parser keeps them as names) or refuses (control characters):
         # `_clean_attributes` reads such elements' items one by one.
-        odd = any(name[:1] == "{" or _NOT_XML.search(name) for name in names)
+        odd = any(name[:1] == "{" or NOT_XML.search(name) for name in names)
         for name in names:
             decision = decisions.get(name)
             if decision is None:
@@ -729,7 +730,7 @@ def odd_attribute_names(node: Any, names: list[Any]) -> set[Any]:
     names lxml refuses to address (control characters), and names held
     twice (a plain ``{a}b`` next to a namespaced one).
     """
-    odd = {name for name in names if _NOT_XML.search(name)}
+    odd = {name for name in names if NOT_XML.search(name)}
     if any(name[:1] == "{" for name in names):
         namespaced = namespaced_names(node)
         odd.update(name for name in names if name[:1] == "{" and name not in namespaced)
