@@ -4,7 +4,7 @@
 path: names lxml cannot address, refresh checks that depend on the order);
 `value_ok` checks a URL, srcset, CSS, refresh or animation value; and
 `delete_attributes` removes names even where lxml refuses to look them up.
-The fast path, by plan, is `clean._clean_planned`.
+The fast path, by plan, is `clean._walk`.
 """
 
 from __future__ import annotations

@@ -12,8 +12,8 @@ them back.
 The string path parses as the soup's ``"fragment"`` mode does and
 serializes as ``str()`` of that soup does (bs4's serialization), but
 straight from the lxml tree (`scrapy_soup.markup._fragment`): no soup
-wrapper is made.  `parse_fragment` and `serialize_fragment` are the one
-place to change that.
+wrapper is made.  `parse_fragment` and `markup_of` are the one place to
+change that.
 """
 
 from __future__ import annotations
@@ -37,12 +37,12 @@ __all__ = [
     "document_html",
     "give_back",
     "is_document",
+    "markup_of",
     "namespaced_names",
     "parse_document",
     "parse_fragment",
     "parse_markup",
     "remove_top_level",
-    "serialize_fragment",
     "set_attribute",
     "set_text",
     "target_element",
@@ -294,9 +294,10 @@ def namespaced_names(node: etree._Element) -> set[str]:
     return {value.attrname for value in found}
 
 
-def serialize_fragment(target: Target) -> str:
-    """Serialize the container's contents (not the container) as ``str()`` of a soup."""
-    return contents_html(target.element)
+def markup_of(target: Target) -> str:
+    """A string target written back: its container's contents as ``str()`` of a
+    soup writes them (`_fragment.contents_html`), in the whole document if it was one."""
+    return write_markup(target, contents_html(target.element))
 
 
 @contextlib.contextmanager
@@ -358,7 +359,7 @@ def target_element(obj: object) -> Target:
 def give_back(target: Target) -> Any:
     """Return what the caller gets: a str for str input, else the object itself."""
     if isinstance(target.original, str):
-        return write_markup(target, serialize_fragment(target))
+        return markup_of(target)
     return target.original
 
 

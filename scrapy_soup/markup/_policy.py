@@ -538,7 +538,7 @@ class _Cleaner:
         kept: list[Any] = []
         # Names lxml reads as a namespace ("{{lazy}}", "{}src": the HTML
         # parser keeps them as names) or refuses (control characters):
-        # `_clean_attributes` reads such elements' items one by one.
+        # `_attributes.clean_attributes` reads such elements' items one by one.
         odd = any(name[:1] == "{" or NOT_XML.search(name) for name in names)
         for name in names:
             decision = decisions.get(name)

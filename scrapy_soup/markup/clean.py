@@ -45,8 +45,8 @@ from ._markup import (
     Target,
     as_html,
     is_document,
+    markup_of,
     parse_markup,
-    serialize_fragment,
     set_text,
     target_element,
     write_markup,
@@ -623,17 +623,17 @@ def _clean_string_rounds(
         return target
 
     target = once(text)
-    result = write_markup(target, serialize_fragment(target))
+    result = markup_of(target)
     previous = text
     for _ in range(_MAX_ROUNDS):
         if result == previous:
             break
         target = once(result)
-        previous, result = result, write_markup(target, serialize_fragment(target))
+        previous, result = result, markup_of(target)
     if base_url is not None:
         target = parse_markup(result, document)
         absolutize_element(target.element, base_url, extra_attrs=extra_attrs)
-        result = write_markup(target, serialize_fragment(target))
+        result = markup_of(target)
     return result
 
 
