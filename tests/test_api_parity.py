@@ -608,3 +608,16 @@ def test_tag_keeps_the_prefix_of_its_namespace() -> None:
         assert scrapy_soup.SoupStrainer(name=name).matches_tag(
             ours
         ) is bs4.SoupStrainer(name=name).matches_tag(theirs)
+
+
+@pytest.mark.parametrize("features", ["html.parser", "lxml"])
+def test_setting_is_xml_changes_only_the_declaration_as_bs4(features: str) -> None:
+    markup = "<script>x</script><p>a  <b> </b><!--c--></p>"
+    ours = Soup(markup, features)
+    theirs = bs4.BeautifulSoup(markup, features)
+    for soup in (ours, theirs):
+        soup.is_xml = True
+    assert str(ours) == str(theirs)
+    assert type(ours.script.string).__name__ == type(theirs.script.string).__name__
+    assert [str(s) for s in ours.p.contents] == [str(s) for s in theirs.p.contents]
+    assert ours.p.get_text() == theirs.p.get_text()

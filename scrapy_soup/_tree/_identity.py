@@ -125,7 +125,7 @@ def wrap(node: _Element, doc: Soup | None) -> Any:
     elif isinstance(node, PI_NODE):
         wrapper = (
             classes.XMLProcessingInstruction
-            if doc is not None and doc.is_xml
+            if doc is not None and doc._mode == "xml"
             else classes.ProcessingInstruction
         )._for_node(node, doc)
     elif isinstance(node, ENTITY_NODE):

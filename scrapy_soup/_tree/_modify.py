@@ -689,7 +689,7 @@ class ModifyMixin:
                 f"'{type(me).__name__}' object has no attribute 'new_tag'"
             )
         qname = f"{{{namespace}}}{name}" if namespace else name
-        nsmap = {nsprefix: namespace} if namespace and me.is_xml else None
+        nsmap = {nsprefix: namespace} if namespace and me._mode == "xml" else None
         try:
             el = etree.Element(qname, nsmap=nsmap)
         except ValueError as exc:

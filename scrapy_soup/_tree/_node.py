@@ -207,7 +207,7 @@ class PageElement(FindMixin, ModifyMixin):
     @property
     def _is_xml(self) -> bool:
         doc = self._document()
-        return doc is not None and doc.is_xml
+        return doc is not None and doc._mode == "xml"
 
     def _document(self) -> Soup | None:
         raise NotImplementedError

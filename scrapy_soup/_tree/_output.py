@@ -591,7 +591,7 @@ def main_text_values(node: Tag, strip: bool = False) -> list[str]:
     ``get_text(strip=True)``).
     """
     doc = node._doc
-    is_xml = doc is not None and doc.is_xml
+    is_xml = doc is not None and doc._mode == "xml"
     trailer: list[str] = []
     el = node._el
     if el is None:  # only a document soup wraps no element

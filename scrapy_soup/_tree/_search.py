@@ -287,7 +287,7 @@ def _document_of(node: Any) -> Any:
 
 
 def _is_xml(doc: Any) -> bool:
-    return doc is not None and bool(doc.is_xml)
+    return doc is not None and doc._mode == "xml"
 
 
 def _mode(doc: Any) -> str:

@@ -78,7 +78,7 @@ def slot_value(owner: _Element, is_tail: bool, doc: Any) -> str:
     if verbatim and (owner, is_tail) in verbatim:
         return raw
     parent = owner.getparent() if is_tail else owner
-    return normalize_text(raw, parent, doc is not None and doc.is_xml)
+    return normalize_text(raw, parent, doc is not None and doc._mode == "xml")
 
 
 def add_text(

@@ -80,7 +80,7 @@ class NavigableString(str, PageElement):  # type: ignore[misc]
         value = raw
         if cls is Comment:
             # bs4 collapses whitespace-only comments as it does text.
-            is_xml = doc is not None and doc.is_xml
+            is_xml = doc is not None and doc._mode == "xml"
             value = normalize_text(raw, None if is_xml else node.getparent(), is_xml)
         obj = str.__new__(cls, value)
         obj._owner = None

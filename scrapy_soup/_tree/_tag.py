@@ -449,7 +449,10 @@ class Tag(PageElement):
         if (
             types is PageElement.default
             and el is not None
-            and (doc is None or not (doc.is_xml or doc._verbatim or doc._segmented))
+            and (
+                doc is None
+                or not (doc._mode == "xml" or doc._verbatim or doc._segmented)
+            )
         ):
             # The main text of a small HTML element (None: a string
             # container is the element, around it or in it; or it is large).

@@ -117,7 +117,7 @@ def new_string(
         cls = walk.string_class()
     else:
         parent = owner.getparent() if is_tail else owner
-        is_xml = doc is not None and doc.is_xml
+        is_xml = doc is not None and doc._mode == "xml"
         value = normalize_text(raw, parent, is_xml)
         cls = classes.NavigableString if is_xml else string_class_for(parent)
     key = (owner, is_tail)
@@ -215,7 +215,7 @@ def child_nodes(el: _Element, doc: Soup | None) -> list[Any]:
         ref = TEXT_REFS.get(el)
         found = ref() if ref is not None else None
         if found is None or found._raw != raw:
-            walk = TextContext(doc is not None and doc.is_xml, el.getparent())
+            walk = TextContext(doc is not None and doc._mode == "xml", el.getparent())
             walk.enter(el)
             found = new_string(el, False, doc, raw, walk)
         append(found)
@@ -229,7 +229,9 @@ def child_nodes(el: _Element, doc: Soup | None) -> list[Any]:
             found = ref() if ref is not None else None
             if found is None or found._raw != raw:
                 if walk is None:
-                    walk = TextContext(doc is not None and doc.is_xml, el.getparent())
+                    walk = TextContext(
+                        doc is not None and doc._mode == "xml", el.getparent()
+                    )
                     walk.enter(el)
                 found = new_string(child, True, doc, raw, walk)
             append(found)
@@ -371,7 +373,7 @@ def _iter_descendants(el: _Element, doc: Soup | None) -> Iterator[Any]:
     get_wrapper = WRAPPER_REFS.get
     get_text = TEXT_REFS.get
     get_tail = TAIL_REFS.get
-    walk = TextContext(doc is not None and doc.is_xml, el.getparent())
+    walk = TextContext(doc is not None and doc._mode == "xml", el.getparent())
     special_tags = frozenset() if walk.is_xml else TEXT_CONTEXT_TAGS
     walk.enter(el)
     raw = el.text
