@@ -12,7 +12,6 @@ return for a string.
 from __future__ import annotations
 
 import copy
-import warnings
 from typing import TYPE_CHECKING, Any
 
 from lxml import etree
@@ -48,15 +47,10 @@ def _element_of(tag: Tag) -> etree._Element:
 
 def fragment_of_markup(markup: str) -> Soup:
     """Parse a field's HTML string as a fragment soup (parsed once, here)."""
-    from scrapy_soup._tree._parse import XMLParsedAsHTMLWarning
+    from scrapy_soup._tree._builder import site_markup
     from scrapy_soup._tree._soup import Soup
 
-    if not markup[:64].lstrip(" \t\r\n").startswith("<?xml"):
-        return Soup(markup, "fragment")
-    # A field holding an SVG with its XML declaration is what the site
-    # sent, not the user's choice of parser: bs4's warning would be noise.
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", XMLParsedAsHTMLWarning)
+    with site_markup():
         return Soup(markup, "fragment")
 
 

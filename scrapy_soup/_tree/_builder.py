@@ -13,8 +13,10 @@ This module also has bs4's check for XML parsed as HTML.
 
 from __future__ import annotations
 
+import contextlib
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
 from ._attrs import CDATA_LIST_ATTRIBUTES
@@ -116,6 +118,27 @@ _DECLARATION_THEN_TAG = re.compile(r"\s*<\?xml .*?<([a-zA-Z][^\s/>]*)", re.S)
 _DECLARATION_THEN_TAG_B = re.compile(rb"\s*<\?xml .*?<([a-zA-Z][^\s/>]*)", re.S)
 
 
+#: Set while the library parses markup a site sent (`site_markup`).
+_SITE_MARKUP: ContextVar[bool] = ContextVar("scrapy_soup_site_markup", default=False)
+
+
+@contextlib.contextmanager
+def site_markup() -> Iterator[None]:
+    """Soups made inside parse markup the user did not hand over: no warning.
+
+    An item field or a document given to `absolutize_links` holding an SVG
+    or XHTML with its XML declaration is what the site sent, and the user
+    chose no parser for it, so bs4's `XMLParsedAsHTMLWarning` would be
+    noise.  A context variable, where ``warnings.catch_warnings`` would
+    change the process's filters under other threads.
+    """
+    token = _SITE_MARKUP.set(True)
+    try:
+        yield
+    finally:
+        _SITE_MARKUP.reset(token)
+
+
 def warn_if_xml(markup: str | bytes, mode: str) -> None:
     """Give `XMLParsedAsHTMLWarning` for markup about to be parsed as HTML.
 
@@ -124,6 +147,8 @@ def warn_if_xml(markup: str | bytes, mode: str) -> None:
     html.parser's ("fragment" mode): an XML declaration comes first and
     the first tag after it is not ``<html>``.  XHTML passes both.
     """
+    if _SITE_MARKUP.get():
+        return
     if mode == "fragment":
         if isinstance(markup, bytes):
             found = _DECLARATION_THEN_TAG_B.match(markup)

@@ -15,14 +15,13 @@ No Scrapy import here: this is core, usable on its own.
 from __future__ import annotations
 
 import functools
-import warnings
 from collections.abc import Iterable, Set
 from typing import Any, TypeVar
 
 from lxml import etree
 
 from .._tree._attrs import attribute_items
-from .._tree._parse import XMLParsedAsHTMLWarning
+from .._tree._builder import site_markup
 from .._tree._soup import Soup
 from ._markup import (
     CleanError,
@@ -315,13 +314,7 @@ def absolutize_links(
     if isinstance(html_or_tag, str) and is_document(html_or_tag):
         # A whole document stays whole, its comments and doctype as bs4
         # writes them: the soup of it is the one serializer that knows.
-        if html_or_tag[:64].lstrip(" \t\r\n").startswith("<?xml"):
-            with warnings.catch_warnings():
-                # An XHTML or SVG document is HTML enough for its links, and
-                # the caller has no parser to choose: no XMLParsedAsHTMLWarning.
-                warnings.simplefilter("ignore", XMLParsedAsHTMLWarning)
-                soup = Soup(html_or_tag)
-        else:
+        with site_markup():  # (an XHTML or SVG document is HTML enough)
             soup = Soup(html_or_tag)
         absolutize_links(soup, base_url, extra_attrs=extra_attrs)
         document: Any = str(soup)
