@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from lxml import etree
@@ -298,6 +299,21 @@ def mark_document_tags(data: bytes) -> tuple[bytes, int, int]:
         return data, 0, 0
     out.append(data[done:])
     return b"".join(out), starts, ends
+
+
+def fragment_container(data: bytes, build: Callable[[bytes], Any]) -> Any:
+    """The element holding fragment ``data``'s nodes and the document tags it writes.
+
+    ``build`` parses bytes after an open ``<html><body>`` and returns the
+    element holding them (the soup's and `markup`'s parsers).  The markup
+    is parsed with its ``<html>``/``<head>``/``<body>`` renamed
+    (`mark_document_tags`) and named back; if that fails, once more as written.
+    """
+    marked, starts, ends = mark_document_tags(data)
+    container = build(marked)
+    if marked is not data and not unmark_document_tags(container, starts, ends):
+        container = build(data)
+    return container
 
 
 def unmark_document_tags(container: Any, starts: int, ends: int) -> bool:

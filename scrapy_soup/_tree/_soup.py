@@ -27,11 +27,10 @@ from ._parse import (
     UNDECLARED_ENTITY,
     TruncatedDocumentWarning,
     drop_repeated_attributes,
+    fragment_container,
     html_parser,
-    mark_document_tags,
     mode_for,
     replace_surrogate_references,
-    unmark_document_tags,
     utf8,
     xml_parser,
 )
@@ -161,12 +160,7 @@ class Soup(DocumentNode):
             self.original_encoding = None
             return
         if self._mode == "fragment":
-            # (Markup without document tags: one search, ``marked is data``.)
-            marked, starts, ends = mark_document_tags(data)
-            container = self._fragment_tree(marked)
-            if marked is not data and not unmark_document_tags(container, starts, ends):
-                container = self._fragment_tree(data)
-            self._set_container(container)
+            self._set_container(fragment_container(data, self._fragment_tree))
             return
         parser = html_parser("utf-8")
         root: Any = None

@@ -27,7 +27,7 @@ from typing import Any
 from lxml import etree
 
 from .._tree._attrs import NOT_XML, lxml_name
-from .._tree._parse import html_parser, mark_document_tags, unmark_document_tags, utf8
+from .._tree._parse import fragment_container, html_parser, utf8
 from ._fragment import contents_html
 
 __all__ = [
@@ -137,11 +137,7 @@ def parse_fragment(text: str) -> Target:
     # form first.
     _, data = utf8(text)  # lone surrogates made U+FFFD, as a decoder would
     # The html/head/body tags the text writes are kept, as the soup keeps them.
-    marked, starts, ends = mark_document_tags(data)
-    container = _fragment_container(marked)
-    if marked is not data and not unmark_document_tags(container, starts, ends):
-        container = _fragment_container(data)
-    return Target(container, text)
+    return Target(fragment_container(data, _fragment_container), text)
 
 
 def _fragment_container(data: bytes) -> Any:
