@@ -330,6 +330,18 @@ def delete_attribute(el: etree._Element, name: str, is_xml: bool) -> bool:
         return True
 
 
+def wrap_value(el: Any, key: str, value: str, is_xml: bool) -> str | AttributeValueList:
+    """An attribute's value as bs4 reads it in HTML: a live list for a
+    multi-valued one (``class``), a charset-aware string for a ``<meta>``'s;
+    otherwise (and in XML) the string itself."""
+    if not is_xml:
+        if is_multi_valued(el.tag, key):
+            return AttributeValueList._live(el, key, split_value(value))
+        if key in META_KEYS:
+            return meta_value(el, key, value)
+    return value
+
+
 class AttrsView(MutableMapping[str, str | AttributeValueList]):
     """``tag.attrs``: a live mapping over an lxml element's attributes."""
 
@@ -340,12 +352,7 @@ class AttrsView(MutableMapping[str, str | AttributeValueList]):
         self._is_xml = is_xml
 
     def _wrap_value(self, key: str, value: str) -> str | AttributeValueList:
-        if not self._is_xml:
-            if is_multi_valued(self._el.tag, key):  # type: ignore[arg-type]
-                return AttributeValueList._live(self._el, key, split_value(value))
-            if key in META_KEYS:
-                return meta_value(self._el, key, value)
-        return value
+        return wrap_value(self._el, key, value, self._is_xml)
 
     def _raw(self, key: str) -> str | None:
         return get_attribute(self._el, key, self._is_xml)

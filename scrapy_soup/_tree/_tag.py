@@ -19,7 +19,7 @@ from ._attrs import (
     META_KEYS,
     AttrsView,
     delete_attribute,
-    meta_value,
+    wrap_value,
 )
 from ._classes import classes
 from ._identity import remember, wrap
@@ -37,7 +37,6 @@ if TYPE_CHECKING:
 
 _D = TypeVar("_D")
 
-_UNIVERSAL_MULTI = CDATA_LIST_ATTRIBUTES["*"]
 #: Every attribute name that is multi-valued on some tag: ``tag["href"]``
 #: returns lxml's value without reading the tag's name.
 _ANY_MULTI = frozenset().union(*CDATA_LIST_ATTRIBUTES.values())
@@ -188,14 +187,8 @@ class Tag(PageElement):
             return self.attrs[key]
         if value is None:
             raise KeyError(key)
-        if key in _SPECIAL_KEYS:
-            if key in META_KEYS:
-                if el.tag == "meta" and not self._is_xml:
-                    return meta_value(el, key, value)
-            elif key in _UNIVERSAL_MULTI or key in CDATA_LIST_ATTRIBUTES.get(
-                el.tag, ()
-            ):
-                return self.attrs[key]  # HTML reads it as a live list (XML: str)
+        if key in _SPECIAL_KEYS:  # a list, or a <meta>'s charset (HTML)
+            return wrap_value(el, key, value, self._is_xml)
         return value
 
     def __setitem__(self, key: str, value: object) -> None:
@@ -224,14 +217,8 @@ class Tag(PageElement):
             return self.attrs.get(key, default)
         if value is None:
             return default
-        if key in _SPECIAL_KEYS:
-            if key in META_KEYS:
-                if el.tag == "meta" and not self._is_xml:
-                    return meta_value(el, key, value)
-            elif key in _UNIVERSAL_MULTI or key in CDATA_LIST_ATTRIBUTES.get(
-                el.tag, ()
-            ):
-                return self.attrs.get(key, default)
+        if key in _SPECIAL_KEYS:  # a list, or a <meta>'s charset (HTML)
+            return wrap_value(el, key, value, self._is_xml)
         return value
 
     def get_attribute_list(
