@@ -202,9 +202,8 @@ class DocumentNode(Tag):
             # No source at hand: only libxml2's invented doctype is dropped.
             has_doctype = (name, public_id, system_url) != LIBXML2_DEFAULT_DOCTYPE
         if has_doctype and info.doctype:
-            self._top_doctype = Doctype._synthetic(  # type: ignore[assignment]
-                Doctype._string_for_name_and_ids(name, public_id, system_url),
-                self._soup,
+            self._top_doctype = Doctype._of_document(
+                name, public_id, system_url, self._soup
             )
             if source is not None:
                 # Comments (and ``<?...>``, which libxml2 reads as comments)
@@ -265,9 +264,7 @@ class DocumentNode(Tag):
                 if self.started:
                     return
                 if soup._top_doctype is None:
-                    soup._top_doctype = Doctype._synthetic(  # type: ignore[assignment]
-                        Doctype._string_for_name_and_ids(name, pubid, system), soup
-                    )
+                    soup._top_doctype = Doctype._of_document(name, pubid, system, soup)
                 events.append("")  # the doctype's place
 
             def close(self) -> None:
@@ -299,11 +296,8 @@ class DocumentNode(Tag):
         info = root.getroottree().docinfo
         if not info.doctype:
             return None
-        return Doctype._synthetic(  # type: ignore[return-value]
-            Doctype._string_for_name_and_ids(
-                doctype_name(info), info.public_id, info.system_url
-            ),
-            self._soup,
+        return Doctype._of_document(
+            doctype_name(info), info.public_id, info.system_url, self._soup
         )
 
     def _rootless_nodes(
@@ -327,9 +321,7 @@ class DocumentNode(Tag):
                 found.append(pi_class._synthetic(f"{target} {data or ''}", soup))
 
             def doctype(self, name: str, pubid: str | None, system: str | None) -> None:
-                soup._top_doctype = Doctype._synthetic(  # type: ignore[assignment]
-                    Doctype._string_for_name_and_ids(name, pubid, system), soup
-                )
+                soup._top_doctype = Doctype._of_document(name, pubid, system, soup)
 
             def close(self) -> None:
                 return None

@@ -321,6 +321,15 @@ class Doctype(PreformattedString):
         return cls(cls._string_for_name_and_ids(name, pub_id, system_id))
 
     @classmethod
+    def _of_document(
+        cls, name: str | None, pub_id: str | None, system_id: str | None, doc: Soup
+    ) -> Doctype:
+        """`for_name_and_ids`, as a child of ``doc``'s top level."""
+        doctype = cls(cls._string_for_name_and_ids(name, pub_id, system_id))
+        doctype._doc = doc
+        return doctype
+
+    @classmethod
     def _string_for_name_and_ids(
         cls, name: str | None, pub_id: str | None, system_id: str | None
     ) -> str:
