@@ -174,6 +174,14 @@ class TextContext:
                     break
             self.containers.append(cls or classes.NavigableString)
 
+    @classmethod
+    def inside(cls, el: _Element, doc: Soup | None) -> TextContext:
+        """The context of the strings directly inside ``el`` (its text, its
+        children's tails), in ``doc``'s tree."""
+        walk = cls(doc is not None and doc._mode == "xml", el.getparent())
+        walk.enter(el)
+        return walk
+
     # Only the tags of TEXT_CONTEXT_TAGS change the context: the others cost
     # one set lookup (a walk calls these for every element).
     def enter(self, el: _Element) -> None:
@@ -215,8 +223,7 @@ def child_nodes(el: _Element, doc: Soup | None) -> list[Any]:
         ref = TEXT_REFS.get(el)
         found = ref() if ref is not None else None
         if found is None or found._raw != raw:
-            walk = TextContext(doc is not None and doc._mode == "xml", el.getparent())
-            walk.enter(el)
+            walk = TextContext.inside(el, doc)
             found = new_string(el, False, doc, raw, walk)
         append(found)
     for child in el:
@@ -229,10 +236,7 @@ def child_nodes(el: _Element, doc: Soup | None) -> list[Any]:
             found = ref() if ref is not None else None
             if found is None or found._raw != raw:
                 if walk is None:
-                    walk = TextContext(
-                        doc is not None and doc._mode == "xml", el.getparent()
-                    )
-                    walk.enter(el)
+                    walk = TextContext.inside(el, doc)
                 found = new_string(child, True, doc, raw, walk)
             append(found)
     if doc is not None and doc._segmented:
@@ -373,9 +377,8 @@ def _iter_descendants(el: _Element, doc: Soup | None) -> Iterator[Any]:
     get_wrapper = WRAPPER_REFS.get
     get_text = TEXT_REFS.get
     get_tail = TAIL_REFS.get
-    walk = TextContext(doc is not None and doc._mode == "xml", el.getparent())
+    walk = TextContext.inside(el, doc)
     special_tags = frozenset() if walk.is_xml else TEXT_CONTEXT_TAGS
-    walk.enter(el)
     raw = el.text
     if raw:
         yield text_string(el, False, doc, raw, walk)
