@@ -97,12 +97,39 @@ def _rewrite_spans(
     value: str, spans: Iterable[tuple[int, int]], base: Base
 ) -> tuple[str, int]:
     """Replace each span of *value* by its resolved URL; count replacements."""
+    return _rewrite(value, ((start, end, "") for start, end in spans), base)
+
+
+#: What ends a CSS ``url()`` token: an unquoted one ends at whitespace,
+#: quotes or parentheses, a quoted one at its quote (or a newline).
+_UNQUOTED_URL_END = "\"'() \t\n\x0c\r"
+
+
+def _rewrite_css(css: str, base: Base) -> tuple[str, int]:
+    """`_rewrite_spans` of the ``url()`` tokens of a style sheet or attribute.
+
+    A URL that would end the token it sits in is left as it is.
+    """
+    spans = (
+        (start, end, quote + "\n" if quote else _UNQUOTED_URL_END)
+        for start, end, quote in css_url_spans(css)
+    )
+    return _rewrite(css, spans, base)
+
+
+def _rewrite(
+    value: str, spans: Iterable[tuple[int, int, str]], base: Base
+) -> tuple[str, int]:
+    """Replace each span by its resolved URL, unless that is the same or holds
+    one of the span's forbidden characters; count replacements."""
     out: list[str] = []
     done = 0
     count = 0
-    for start, end in spans:
+    for start, end, forbidden in spans:
         resolved = base.resolve(value[start:end])
         if resolved is None or resolved == value[start:end]:
+            continue
+        if forbidden and any(c in forbidden for c in resolved):
             continue
         out.append(value[done:start])
         out.append(resolved)
@@ -111,29 +138,6 @@ def _rewrite_spans(
     if not count:
         return value, 0
     out.append(value[done:])
-    return "".join(out), count
-
-
-def _rewrite_css(css: str, base: Base) -> tuple[str, int]:
-    out: list[str] = []
-    done = 0
-    count = 0
-    for start, end, quote in css_url_spans(css):
-        resolved = base.resolve(css[start:end])
-        if resolved is None:
-            continue
-        # The URL must not end the token it sits in: an unquoted url() ends
-        # at whitespace, quotes or parentheses, a quoted one at its quote.
-        bad = "\"'() \t\n\x0c\r" if not quote else quote + "\n"
-        if any(c in bad for c in resolved):
-            continue
-        out.append(css[done:start])
-        out.append(resolved)
-        done = end
-        count += 1
-    if not count:
-        return css, 0
-    out.append(css[done:])
     return "".join(out), count
 
 
