@@ -592,10 +592,19 @@ def test_corpus_pages(path: Path) -> None:
 # `clean` of a string parses once, serializes once and checks the output by
 # parsing it again; `_clean_string_rounds` is the reference it must agree with
 # (clean, serialize, re-parse and clean again until nothing changes).
-def _reference(text: str, policy: str | None, base_url: str | None = None) -> str:
+def _rounds(
+    text: str, policy: CleanPolicy | str | None, base_url: str | None, extra: Any
+) -> str:
+    from scrapy_soup.markup._policy import _cleaner, get_policy
     from scrapy_soup.markup.clean import _clean_string_rounds
 
-    return _clean_string_rounds(text, policy, base_url, ())
+    return _clean_string_rounds(
+        text, _cleaner(get_policy(policy)), base_url, tuple(extra)
+    )
+
+
+def _reference(text: str, policy: str | None, base_url: str | None = None) -> str:
+    return _rounds(text, policy, base_url, ())
 
 
 @settings(max_examples=300, deadline=None)
@@ -707,7 +716,7 @@ def test_trees_the_parser_rebuilds_take_the_slow_path(
     ):
         once = clean(markup)
         assert slow and slow[-1] == markup
-        assert once == rounds(markup, None, None, ())
+        assert once == _reference(markup, None)
         assert clean(once) == once
 
 
@@ -731,8 +740,6 @@ def spy_xml_path(
 
 
 def test_plain_trees_are_written_by_lxml(monkeypatch: pytest.MonkeyPatch) -> None:
-    from scrapy_soup.markup.clean import _clean_string_rounds
-
     calls = spy_xml_path(monkeypatch)
     base = "https://example.com/a/"
     assert clean("<p class=x onclick=y>a <b>b</b><img alt=a src=b.png></p>") == (
@@ -758,7 +765,7 @@ def test_plain_trees_are_written_by_lxml(monkeypatch: pytest.MonkeyPatch) -> Non
     rel = CleanPolicy(allowed_attributes={"a": ["rel"]})
     text = "<a rel=' x  y '>z</a>"
     assert clean(text, rel, base_url=base, extra_attrs=["rel"]) == (
-        _clean_string_rounds(text, rel, base, ["rel"])
+        _rounds(text, rel, base, ["rel"])
     )
     assert calls == []
 
@@ -780,8 +787,6 @@ def test_plain_trees_are_written_by_lxml(monkeypatch: pytest.MonkeyPatch) -> Non
 def test_common_attributes_stripped_first_change_nothing(
     policy: CleanPolicy | None,
 ) -> None:
-    from scrapy_soup.markup.clean import _clean_string_rounds
-
     # The string path strips the common names a policy drops everywhere
     # before its walk; the rounds (the reference) never do.
     text = (
@@ -792,9 +797,7 @@ def test_common_attributes_stripped_first_change_nothing(
         '<a href="b.html" rel="nofollow" target="_blank" content="javascript:x">y</a>'
     )
     for base in (None, "https://example.com/a/"):
-        assert clean(text, policy, base_url=base) == _clean_string_rounds(
-            text, policy, base, ()
-        )
+        assert clean(text, policy, base_url=base) == _rounds(text, policy, base, ())
 
 
 @pytest.mark.parametrize(
@@ -811,13 +814,11 @@ def test_common_attributes_stripped_first_change_nothing(
     ],
 )
 def test_removed_elements_next_to_refused_characters(text: str) -> None:
-    from scrapy_soup.markup.clean import _clean_string_rounds
-
     # The string path removes elements in C first; the reference joins the
     # tail to the text before through lxml's API, which drops characters it
     # refuses.  The string path must notice and give the reference's text.
     for base in (None, "https://example.com/a/"):
-        assert clean(text, base_url=base) == _clean_string_rounds(text, None, base, ())
+        assert clean(text, base_url=base) == _rounds(text, None, base, ())
 
 
 _NEIGHBOURS = st.sampled_from(
@@ -837,12 +838,8 @@ _NEIGHBOURS = st.sampled_from(
 def test_removed_elements_next_to_refused_characters_generated(
     pieces: list[str], preset: str | None, base: str | None
 ) -> None:
-    from scrapy_soup.markup.clean import _clean_string_rounds
-
     text = "".join(pieces)
-    assert clean(text, preset, base_url=base) == _clean_string_rounds(
-        text, preset, base, ()
-    )
+    assert clean(text, preset, base_url=base) == _rounds(text, preset, base, ())
 
 
 @pytest.mark.parametrize("path", PAGES[::3], ids=lambda p: p.name)

@@ -212,7 +212,8 @@ def test_corpus_pages_xml_path_once_cleaned(path: Path) -> None:
     clean_module = sys.modules["scrapy_soup.markup.clean"]
     text = path.read_bytes().decode("utf-8", "replace")
     el = parse_fragment(text).element
-    _, plain = clean_module._clean_tree(el, None, None, [], settle=True)
+    compiled = clean_module._cleaner(clean_module.get_policy(None))
+    _, plain = clean_module._clean_tree(el, compiled, None, [], settle=True)
     assert plain
     assert _assert_xml_path_agrees(el)
 

@@ -149,12 +149,12 @@ def clean_element(
     and ``<body>`` (the comments around it are `clean`'s business).  Never
     raises for any tree lxml can hold.
     """
-    return _clean_tree(el, policy, None, [])[0]
+    return _clean_tree(el, _cleaner(get_policy(policy)), None, [])[0]
 
 
 def _clean_tree(
     el: etree._Element,
-    policy: CleanPolicy | str | None,
+    compiled: _Cleaner,
     link_names: Set[str] | None,
     found: list[Any],
     settle: bool = False,
@@ -180,7 +180,6 @@ def _clean_tree(
     removed, not unwrapped (text in ``<head>`` would move to ``<body>``
     when the output is parsed again).
     """
-    compiled = _cleaner(get_policy(policy))
     _strip_in_c(el, compiled, settle, strip_first)
     stats = CleanStats()
     parts, stats.elements_removed = document_parts(el, compiled)
@@ -457,20 +456,14 @@ def clean(
     compiled = _cleaner(get_policy(policy))
     extra_attrs = tuple(extra_attrs)
     if isinstance(html_or_tag, str):
-        result: Any = (
-            _clean_only(html_or_tag, compiled.policy)
-            if base_url is None
-            else clean_and_absolutize(
-                html_or_tag, base_url, compiled.policy, extra_attrs=extra_attrs
-            )
-        )
+        result: Any = _clean_text(html_or_tag, compiled, base_url, extra_attrs)
         return result  # type: ignore[no-any-return]
     if base_url is not None:
         Base(base_url)  # a bad base URL is the caller's error (ValueError)
     target = target_element(html_or_tag)
     try:
         for element in target.elements:
-            clean_element(element, compiled.policy)
+            _clean_tree(element, compiled, None, [])
             if element is target.element:
                 # The top level is one for all the root elements.
                 clean_top_level(html_or_tag, element, compiled)
@@ -489,14 +482,6 @@ def _failed(exc: Exception) -> CleanError:
     )
 
 
-def _clean_only(text: str, policy: CleanPolicy) -> str:
-    """`clean` of a string without a base URL: fails closed (`_failed`)."""
-    try:
-        return _clean_string(text, policy, None, ())
-    except Exception as exc:
-        raise _failed(exc) from exc
-
-
 def clean_and_absolutize(
     text: str,
     base_url: str,
@@ -511,19 +496,32 @@ def clean_and_absolutize(
     `absolutize_links` parsing the output again.  Fails closed as `clean`
     does; a relative *base_url* raises ValueError.
     """
-    compiled = _cleaner(get_policy(policy))
-    Base(base_url)  # a bad base URL is the caller's error (ValueError)
+    return _clean_text(text, _cleaner(get_policy(policy)), base_url, tuple(extra_attrs))
+
+
+def _clean_text(
+    text: str,
+    compiled: _Cleaner,
+    base_url: str | None,
+    extra_attrs: tuple[str, ...],
+) -> str:
+    """`clean` of a string, links made absolute with a *base_url*.
+
+    Fails closed (`_failed`); a relative *base_url* raises ValueError.
+    """
+    if base_url is not None:
+        Base(base_url)  # a bad base URL is the caller's error (ValueError)
     try:
-        return _clean_string(text, compiled.policy, base_url, tuple(extra_attrs))
+        return _clean_string(text, compiled, base_url, extra_attrs)
     except Exception as exc:
         raise _failed(exc) from exc
 
 
 def _clean_string(
     text: str,
-    policy: CleanPolicy | str | None,
+    compiled: _Cleaner,
     base_url: str | None,
-    extra_attrs: Iterable[str],
+    extra_attrs: tuple[str, ...],
     strip_first: bool = True,
 ) -> str:
     """`clean` of a string: one parse, one serialization, one re-parse to check.
@@ -550,16 +548,14 @@ def _clean_string(
     made again without *strip_first*; policies that keep comments or
     script, style or meta elements (never written so) go without it.
     """
-    compiled = _cleaner(get_policy(policy))
     strip_first = strip_first and compiled.strip_first
     document = is_document(text)
     target = parse_markup(text, document)
     document = target.document
     el = target.element
     found: list[Any] = []
-    extra_attrs = tuple(extra_attrs)
     names = None if base_url is None else link_attribute_names(extra_attrs)
-    plain = _clean_tree(el, compiled.policy, names, found, True, strip_first)[1]
+    plain = _clean_tree(el, compiled, names, found, True, strip_first)[1]
     if document:
         clean_top_level(text, el, compiled)
     if base_url is not None:
@@ -572,7 +568,7 @@ def _clean_string(
     if strip_first and (
         written is None or "\ufffe" in written[0] or "\uffff" in written[0]
     ):
-        return _clean_string(text, policy, base_url, extra_attrs, False)
+        return _clean_string(text, compiled, base_url, extra_attrs, False)
     if written is None:
         result = write_markup(target, contents_html(el, settle=True))
         settled = None
@@ -586,7 +582,7 @@ def _clean_string(
         same = again.document == document and _same_tree(el, again.element, settled)
     if same:
         return result
-    return _clean_string_rounds(text, policy, base_url, extra_attrs)
+    return _clean_string_rounds(text, compiled, base_url, extra_attrs)
 
 
 def _same_tree(a: etree._Element, b: etree._Element, a_xml: str | None) -> bool:
@@ -607,17 +603,16 @@ def _same_tree(a: etree._Element, b: etree._Element, a_xml: str | None) -> bool:
 
 def _clean_string_rounds(
     text: str,
-    policy: CleanPolicy | str | None,
+    compiled: _Cleaner,
     base_url: str | None,
-    extra_attrs: Iterable[str],
+    extra_attrs: tuple[str, ...],
 ) -> str:
     """The reference string path: clean, serialize, re-parse until nothing changes."""
-    compiled = _cleaner(get_policy(policy))
     document = is_document(text)
 
     def once(markup: str) -> Target:
         target = parse_markup(markup, document)
-        clean_element(target.element, policy)
+        _clean_tree(target.element, compiled, None, [])
         if target.document:
             clean_top_level(markup, target.element, compiled)
         return target
