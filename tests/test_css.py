@@ -147,3 +147,18 @@ def test_the_template_check_follows_edits() -> None:
         soup.div.name = "template"
     assert _shape(ours_soup.select("p")) == _shape(theirs_soup.select("p"))
     assert len(ours_soup.select("p")) == 1
+
+
+@pytest.mark.parametrize(
+    "selector",
+    ["div:-soup-contains('needle')", "div:-soup-contains('tail')", "i:-soup-contains(x)"],
+)
+def test_soup_contains_on_a_tree_deeper_than_the_recursion_limit(selector: str) -> None:
+    # 3,000 levels: more than Python's default recursion limit of 1,000.
+    depth = 3000
+    html = "<div>" * depth + "<template>x</template>needle<i>x</i>" + "</div>tail" * depth
+    ours = Soup(html, "lxml")
+    theirs = bs4.BeautifulSoup(html, "lxml")
+    found = ours.select(selector)
+    assert [t.name for t in found] == [t.name for t in theirs.select(selector)]
+    assert found

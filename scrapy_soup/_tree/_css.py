@@ -145,16 +145,30 @@ def _contains(_ctx: Any, nodes: list[Any], own: bool, xml: bool, *values: str) -
 
 
 def _iter_text(el: Any, xml: bool) -> Iterator[str]:
-    """All content strings below ``el`` in document order, skipping template contents."""
+    """All content strings below ``el`` in document order, skipping template contents.
+
+    A loop with a stack of open elements, not recursion: a page may nest
+    elements deeper than Python's recursion limit.
+    """
     if not xml and el.tag == "template":
         return
     if el.text:
         yield normalize_text(el.text, el, xml)
-    for child in el:
-        if isinstance(child.tag, str):
-            yield from _iter_text(child, xml)
-        if child.tail:
-            yield normalize_text(child.tail, el, xml)
+    stack: list[tuple[Any, Iterator[Any]]] = [(el, iter(el))]
+    while stack:
+        parent, children = stack[-1]
+        for child in children:
+            if isinstance(child.tag, str) and (xml or child.tag != "template"):
+                if child.text:
+                    yield normalize_text(child.text, child, xml)
+                stack.append((child, iter(child)))
+                break
+            if child.tail:
+                yield normalize_text(child.tail, parent, xml)
+        else:
+            stack.pop()
+            if stack and parent.tail:
+                yield normalize_text(parent.tail, stack[-1][0], xml)
 
 
 class _AttrMatcher:
