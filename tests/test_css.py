@@ -151,12 +151,18 @@ def test_the_template_check_follows_edits() -> None:
 
 @pytest.mark.parametrize(
     "selector",
-    ["div:-soup-contains('needle')", "div:-soup-contains('tail')", "i:-soup-contains(x)"],
+    [
+        "div:-soup-contains('needle')",
+        "div:-soup-contains('tail')",
+        "i:-soup-contains(x)",
+    ],
 )
 def test_soup_contains_on_a_tree_deeper_than_the_recursion_limit(selector: str) -> None:
     # 3,000 levels: more than Python's default recursion limit of 1,000.
     depth = 3000
-    html = "<div>" * depth + "<template>x</template>needle<i>x</i>" + "</div>tail" * depth
+    html = (
+        "<div>" * depth + "<template>x</template>needle<i>x</i>" + "</div>tail" * depth
+    )
     ours = Soup(html, "lxml")
     theirs = bs4.BeautifulSoup(html, "lxml")
     found = ours.select(selector)
