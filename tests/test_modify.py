@@ -199,7 +199,7 @@ def test_moving_between_documents_moves() -> None:
     b.section.append(p)
     assert a.p is None and str(a.div) == "<div></div>"
     assert str(b.section) == "<section>s<p>one</p></section>"
-    assert p._doc is b and p.parent is b.section
+    assert p._doc is b._doc and p.parent is b.section
     assert b._root.xpath("//section/p/text()") == ["one"]
 
 

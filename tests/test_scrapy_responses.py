@@ -372,11 +372,11 @@ def test_the_document_level_is_worked_out_on_first_use(body: bytes) -> None:
     soup = response.soup
     # Searching does not need the doctype or what surrounds the root ...
     assert soup.find_all("p") == soup.find_all("p")
-    assert soup._pending is not None
+    assert soup._doc._pending is not None
     # ... the document's children do, and they are those of a soup that
     # parsed the text itself, and bs4's.
     contents = [str(c) for c in soup.contents]
-    assert soup._pending is None
+    assert soup._doc._pending is None
     assert contents == [str(c) for c in Soup(response.text).contents]
     theirs = BeautifulSoup(response.text, "lxml")
     assert contents == [str(c) for c in theirs.contents]

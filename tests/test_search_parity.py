@@ -499,7 +499,7 @@ def _positions_ours(soup: Soup) -> tuple[Positions, list[Any]]:
 
     root = soup._root
     elements = list(root.iter(etree.Element)) if root is not None else []
-    tags = [wrap(e, soup) for e in elements]
+    tags = [wrap(e, soup._doc) for e in elements]
     return Positions(tags, lambda t: t._el, lambda t: isinstance(t, Soup)), tags
 
 

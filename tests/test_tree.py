@@ -478,7 +478,7 @@ def test_reset_lets_go_of_the_old_trees_wrappers() -> None:
     old = [n for n in soup.descendants if isinstance(n, Tag)]
     soup.reset()
     assert str(soup) == str(bs4.BeautifulSoup("", "lxml"))
-    assert soup._kept == {}
+    assert soup._doc._kept == {}
     list(soup.descendants)
-    kept = soup._kept.values()
+    kept = soup._doc._kept.values()
     assert not any(k is tag for k in kept for tag in old)

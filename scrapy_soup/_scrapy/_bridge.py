@@ -81,7 +81,7 @@ def fragment_html(soup: Soup) -> str:
     from scrapy_soup.markup._fragment import contents_html
 
     el = soup._el
-    if soup._mode == "fragment" and not soup._verbatim and el is not None:
+    if soup._mode == "fragment" and not soup._doc._verbatim and el is not None:
         return contents_html(el)
     return str(soup)
 

@@ -2,22 +2,23 @@
 
 lxml keeps the doctype in ``docinfo`` and comments around the root as the
 root's siblings; bs4 lists all of them as the document's children.
-`DocumentNode` rebuilds bs4's list, emulating what lxml's tree loses:
-libxml2 invents an HTML 4.0 doctype for a page without one, and drops the
-whitespace after ``</html>`` that bs4 keeps.  `Soup` builds on it.
+`Document` holds a parsed document's state and rebuilds bs4's list,
+emulating what lxml's tree loses: libxml2 invents an HTML 4.0 doctype for a
+page without one, and drops the whitespace after ``</html>`` that bs4
+keeps.  The `Soup` the user holds (``_soup``) is the Tag API over it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+import weakref
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
 from ._builder import TreeBuilderInfo, builder_for
 from ._identity import remember, wrap
 from ._modify import _detach, _index_in, _normalize_arg, _prepare
-from ._node import PageElement
 from ._parse import (
     DOCTYPE_IN_SOURCE,
     END_TAG,
@@ -32,7 +33,6 @@ from ._parse import (
     xml_parser,
 )
 from ._slots import adopt
-from ._strainer import ResultSet
 from ._strings import (
     Comment,
     Doctype,
@@ -41,10 +41,9 @@ from ._strings import (
     XMLProcessingInstruction,
 )
 from ._tag import Tag
-from ._text import iter_descendants, normalize_text
+from ._text import child_nodes, normalize_text
 
 if TYPE_CHECKING:
-    from ._attrs import AttributeValueList, AttrsView
     from ._soup import Soup
 
 
@@ -57,13 +56,25 @@ ROOT_ELEMENT_MESSAGE = (
 )
 
 
-class DocumentNode(Tag):
-    """A tag standing for a whole document: its top level and its state."""
+class Document:
+    """A parsed document's state, and its top level as bs4 lists it.
+
+    Every tag and string of a soup points at its document (``_doc``); the
+    document does not point back at the `Soup` the user holds, except
+    weakly (`soup`).  So a soup nobody holds any more is freed by reference
+    counting, at once (`Soup.__del__` then lets go of the wrappers the
+    document kept, `release`), while a tag someone still holds keeps its
+    document alive, and reaches a soup again through it.
+    """
 
     __slots__ = (
+        "__weakref__",
         "_base_url",
         "_builder",
         "_decomposed",
+        "_el",
+        "_facade",
+        "_factory",
         "_kept",
         "_mode",
         "_pending",
@@ -81,9 +92,13 @@ class DocumentNode(Tag):
         "original_encoding",
     )
 
-    ROOT_TAG_NAME: ClassVar[str] = "[document]"
-
     _mode: str
+    #: The container of a fragment soup's nodes, None for a whole document.
+    _el: Any
+    #: The soup the user holds (a weak reference), None before there is one.
+    _facade: weakref.ref[Soup] | None
+    #: The class of that soup, to make another if it is gone (`soup`).
+    _factory: type[Soup]
     _builder: TreeBuilderInfo | None
     is_xml: bool
     original_encoding: str | None
@@ -99,10 +114,15 @@ class DocumentNode(Tag):
     #: identity maps are weak, so a wrapper nobody holds would die at once
     #: and the next walk would build it again: holding every wrapper it gave
     #: out, a second walk is only lookups, as in bs4, where every node object
-    #: lives as long as the tree.  The entries form a reference cycle with
-    #: the soup, which the cyclic garbage collector frees with it.  Keys: an
+    #: lives as long as the tree.  The entries point back at the document:
+    #: `release` breaks that cycle when the user's soup goes.  Keys: an
     #: lxml node for its wrapper, ``(owner, is_tail)`` for a slot's string.
     _kept: dict[Any, Any]
+    #: Whether the parser left part of the document out; None: not known
+    #: yet (an adopted tree: `Soup.truncated` works it out when read).
+    _truncated: bool | None
+    _base_url: str | Callable[[], str | None] | None
+    _decomposed: bool
     #: Whether the tree holds a ``<template>`` (CSS selection asks before
     #: each ``select()``): ``(the root asked about, the answer)``; None again
     #: after an edit that could add one (`_select.has_template`).
@@ -138,15 +158,102 @@ class DocumentNode(Tag):
     def builder(self, value: TreeBuilderInfo | None) -> None:
         self._builder = value
 
+    def __init__(
+        self,
+        mode: str,
+        base_url: str | Callable[[], str | None] | None,
+        factory: type[Soup],
+    ) -> None:
+        self._mode = mode
+        self.is_xml = mode == "xml"
+        self._decomposed = False
+        self._base_url = base_url
+        self.original_encoding = None
+        self._truncated = False
+        self.declared_html_encoding = None
+        self._pending = None
+        self._top_doctype = None
+        self._top_doctype_index = 0
+        self._top_trailer = []
+        self._kept = {}
+        self._template_check = None
+        self._top_leader = []
+        self._verbatim = set()
+        self._segmented = False
+        self._root = None
+        self._el = None
+        self._facade = None
+        self._factory = factory
+
     @property
-    def _soup(self) -> Soup:
-        """This node as the `Soup` it always is (the class is not used alone)."""
-        return cast("Soup", self)
+    def soup(self) -> Soup:
+        """The `Soup` standing for this document: the user's, or a new one.
+
+        A tag held after its soup was let go reaches a soup again (its
+        ``parent`` chain, ``find_parent``): a new `Soup` over the same
+        document, with the same state.
+        """
+        facade = self._facade
+        found = facade() if facade is not None else None
+        if found is None:
+            found = self._factory._of_document(self)
+            # Let go of by `release`: the soup's top-level strings are its own.
+            for string in self._top_level_strings():
+                string._doc = self
+        return found
+
+    @property
+    def base_url(self) -> str | None:
+        """The URL relative links resolve against (None if not known).
+
+        ``Soup(..., base_url=f)`` with a function defers the work of finding
+        it (the Scrapy layer's ``<base href>`` lookup walks the whole tree)
+        to the first read.
+        """
+        value = self._base_url
+        if callable(value):
+            value = self._base_url = value()
+        return value
+
+    def _top_level_strings(self) -> list[NavigableString]:
+        """The doctype and the strings the document keeps beside the root."""
+        found = [x for x in (*self._top_leader, *self._top_trailer) if x is not None]
+        if self._top_doctype is not None:
+            found.append(self._top_doctype)
+        return found
+
+    def release(self) -> None:
+        """Let go of what only the soup the user held needed (`Soup.__del__`).
+
+        The wrappers the document kept (`_kept`), deepest first: lxml frees
+        an element's proxy by walking up to the nearest ancestor that still
+        has one, so freeing them top-down (the collector's order) cost
+        O(depth) each, minutes for a 100,000-deep document after a
+        ``find_all()``.  Those that hold what the tree does not (a tag made
+        ``hidden``, strings an edit keeps apart) stay.  The top-level
+        strings stop pointing at the document, so that nothing here points
+        back at it: with no tag or string held elsewhere, the document and
+        its tree are freed by reference counting, now.
+        """
+        kept = self._kept
+        stays: list[tuple[Any, Any]] = []
+        while kept:
+            key, value = kept.popitem()
+            if isinstance(value, Tag):
+                if value.hidden:
+                    stays.append((key, value))
+            elif isinstance(value, NavigableString) and value._seg is not None:
+                stays.append((key, value))
+        kept.update(reversed(stays))
+        for string in self._top_level_strings():
+            string._doc = None
 
     def _set_container(self, el: Any) -> None:
         self._mode = "fragment"
         self._el = el
-        remember(el, self)
+        facade = self.soup
+        facade._el = el
+        remember(el, facade)
 
     def _set_root(self, root: Any, source: str | None, parsed_here: bool) -> None:
         self._root = root
@@ -202,9 +309,7 @@ class DocumentNode(Tag):
             # No source at hand: only libxml2's invented doctype is dropped.
             has_doctype = (name, public_id, system_url) != LIBXML2_DEFAULT_DOCTYPE
         if has_doctype and info.doctype:
-            self._top_doctype = Doctype._of_document(
-                name, public_id, system_url, self._soup
-            )
+            self._top_doctype = Doctype._of_document(name, public_id, system_url, self)
             if source is not None:
                 # Comments (and ``<?...>``, which libxml2 reads as comments)
                 # before the doctype stay before it in bs4's list.
@@ -235,7 +340,7 @@ class DocumentNode(Tag):
         if END_TAG.search(source, 0, head_end) is None:
             return []
         head = source[:head_end]
-        soup = self._soup
+        soup = self
         events: list[str | None] = []
 
         class Collector:
@@ -297,7 +402,7 @@ class DocumentNode(Tag):
         if not info.doctype:
             return None
         return Doctype._of_document(
-            doctype_name(info), info.public_id, info.system_url, self._soup
+            doctype_name(info), info.public_id, info.system_url, self
         )
 
     def _rootless_nodes(
@@ -310,7 +415,7 @@ class DocumentNode(Tag):
         pi_class = XMLProcessingInstruction if xml else ProcessingInstruction
 
         found: list[NavigableString | None] = []
-        soup = self._soup
+        soup = self
 
         class Collector:
             def comment(self, text: str) -> None:
@@ -356,7 +461,7 @@ class DocumentNode(Tag):
                 break
             if match.group(1) is not None:
                 value = "\n" if "\n" in match.group(1) else " "
-                items.append(NavigableString._synthetic(value, self._soup))
+                items.append(NavigableString._synthetic(value, self))
             else:
                 items.append(None)
             pos = match.end()
@@ -390,24 +495,23 @@ class DocumentNode(Tag):
 
     def _top_children(self) -> list[Any]:
         if self._el is not None:
-            return [*self.children]
+            return child_nodes(self._el, self)
         root = self._root
         if root is None:
             orphans = [x for x in self._trailer if x is not None]
             return [self._doctype, *orphans] if self._doctype is not None else orphans
         if root.getparent() is not None:
-            return [wrap(root, self._soup)]
+            return [wrap(root, self)]
         out: list[Any] = [
-            wrap(n, self._soup)
-            for n in reversed(list(root.itersiblings(preceding=True)))
+            wrap(n, self) for n in reversed(list(root.itersiblings(preceding=True)))
         ]
         if self._leader:
             it = iter(out)
             out = [next(it) if x is None else x for x in self._leader]
         elif self._doctype is not None:
             out.insert(min(self._doctype_index, len(out)), self._doctype)
-        out.append(wrap(root, self._soup))
-        following = [wrap(n, self._soup) for n in root.itersiblings()]
+        out.append(wrap(root, self))
+        following = [wrap(n, self) for n in root.itersiblings()]
         if self._trailer:
             # The trailer's None stand for the last nodes (checked at build).
             split = len(following) - sum(x is None for x in self._trailer)
@@ -457,7 +561,7 @@ class DocumentNode(Tag):
         keeps beside the root.  `_top_children` reads them back unchanged.
         """
         children = self._top_children()
-        r = _index_in(children, wrap(self._root, self._soup))
+        r = _index_in(children, wrap(self._root, self))
         assert r is not None  # (the root is always a child of the document)
         self._top_leader = [None if c._el is not None else c for c in children[:r]]
         self._top_trailer = [
@@ -513,7 +617,7 @@ class DocumentNode(Tag):
             at += after
             entries, k = self._top_level_entry(at, leader, trailer)
             if item._el is None:
-                item._doc = self._soup
+                item._doc = self
                 entries.insert(k, item)
             else:
                 # lxml puts it before the next node of the top level, or
@@ -531,127 +635,3 @@ class DocumentNode(Tag):
             if after:
                 anchor = item
         return items
-
-    # -- Tag API on the document node ---------------------------------------------
-    @property
-    def name(self) -> str:
-        """Always ``"[document]"``."""
-        return self.ROOT_TAG_NAME
-
-    @name.setter
-    def name(self, value: str) -> None:
-        raise AttributeError("The document node cannot be renamed.")
-
-    # (A plain dict where Tag's is a view: an override mypy flags.)
-    @property  # type: ignore[override]
-    def attrs(self) -> AttrsView | dict[str, str | AttributeValueList]:
-        """The document node has no attributes (a fragment's: its container's)."""
-        if self._el is not None:
-            return super().attrs
-        return {}
-
-    @attrs.setter
-    def attrs(self, value: Mapping[str, object] | None) -> None:
-        raise AttributeError("The document node cannot have attributes.")
-
-    @property
-    def prefix(self) -> str | None:
-        """None: the document node has no prefix."""
-        return None
-
-    @property
-    def namespace(self) -> str | None:
-        """None: the document node has no namespace."""
-        return None
-
-    @property
-    def parent(self) -> Tag | None:
-        """None: the document has no parent."""
-        return None
-
-    @property
-    def next_sibling(self) -> PageElement | None:
-        """None."""
-        return None
-
-    @property
-    def next_element(self) -> PageElement | None:
-        """None: bs4 never links the document node into the element chain."""
-        return None
-
-    @property
-    def previous_sibling(self) -> PageElement | None:
-        """None."""
-        return None
-
-    @property
-    def can_be_empty_element(self) -> bool:
-        """False in HTML (as bs4's document node), True in XML."""
-        return self.is_xml
-
-    @property
-    def is_empty_element(self) -> bool:
-        """Whether the document is empty and may print as an empty element."""
-        return self.is_xml and not self._contents_list()
-
-    @property
-    def sourceline(self) -> int | None:
-        """None."""
-        return None
-
-    @sourceline.setter
-    def sourceline(self, value: int | None) -> None:
-        raise AttributeError("a document has no source line")
-
-    def _contents_list(self) -> list[PageElement]:
-        if self._el is not None:
-            return super()._contents_list()
-        return self._top_children()
-
-    @property
-    def contents(self) -> list[PageElement]:
-        """The top-level nodes: doctype, comments, the root element, ..."""
-        return self._contents_list()
-
-    @property
-    def children(self) -> Iterator[PageElement]:
-        """An iterator over `contents`."""
-        return iter(self._contents_list())
-
-    @property
-    def descendants(self) -> Iterator[PageElement]:
-        """Every node of the document, in document order."""
-        if self._el is not None:
-            return iter_descendants(self._el, self._soup)
-        return self._iter_document()
-
-    def _iter_document(self) -> Iterator[PageElement]:
-        for child in self._top_children():
-            yield child
-            if isinstance(child, Tag):
-                yield from iter_descendants(child._el, self._soup)
-
-    def __len__(self) -> int:
-        return len(self._contents_list())
-
-    # (Type checkers see the inherited signatures, with their overloads.)
-    if not TYPE_CHECKING:
-
-        def find_all_next(self, *args: Any, **kwargs: Any) -> Any:
-            """Nothing: bs4 never links the document node into the element chain."""
-            return ResultSet(None, [])
-
-        def find_next(self, *args: Any, **kwargs: Any) -> Any:
-            """None: bs4 never links the document node into the element chain."""
-            return None
-
-        findAllNext = find_all_next
-        findNext = find_next
-
-    def _set_string(self, value: str) -> None:
-        if self._el is not None:
-            super()._set_string(value)
-            return
-        raise NotImplementedError(
-            "cannot replace the whole document with a string: use a fragment soup"
-        )

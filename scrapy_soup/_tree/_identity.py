@@ -20,7 +20,7 @@ from ._tables import COMMENT_NODE, ENTITY_NODE, PI_NODE
 if TYPE_CHECKING:
     from lxml.etree import _Element
 
-    from ._soup import Soup
+    from ._document import Document
 
 #: Identity maps: lxml node -> wrapper, and owner element -> the string of
 #: its text (``TEXT_REFS``) or tail (``TAIL_REFS``) slot.  The
@@ -101,7 +101,7 @@ def cached_string(owner: _Element, is_tail: bool) -> Any:
 _new_object = object.__new__
 
 
-def wrap(node: _Element, doc: Soup | None) -> Any:
+def wrap(node: _Element, doc: Document | None) -> Any:
     """The wrapper of an lxml node: a `Tag`, `Comment` or `ProcessingInstruction`.
 
     The same node gives the same object while it is referenced (and while
@@ -114,6 +114,9 @@ def wrap(node: _Element, doc: Soup | None) -> Any:
         if found is not None:
             return found
     wrapper: Any
+    if doc is not None and node is doc._el:
+        # A fragment's container stands for the soup: the user's let go.
+        return doc.soup
     if isinstance(node.tag, str):
         # Inline Tag._wrap: this is the hottest line of every search.
         wrapper = _new_object(classes.Tag)
@@ -140,7 +143,7 @@ def wrap(node: _Element, doc: Soup | None) -> Any:
     return wrapper
 
 
-def wrap_all(nodes: Iterable[_Element], doc: Soup | None) -> list[Any]:
+def wrap_all(nodes: Iterable[_Element], doc: Document | None) -> list[Any]:
     """`wrap` of each node, in order: the loop of every search result."""
     get = WRAPPER_REFS.get
     refs = WRAPPER_REFS

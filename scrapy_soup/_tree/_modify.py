@@ -450,7 +450,7 @@ class ModifyMixin:
         if any(x is me for x in args):
             raise ValueError("Can't insert an element before itself.")
         if _is_full_document(parent):
-            return parent._edit_top_level(me, args, after=False)  # type: ignore[no-any-return]
+            return parent._doc._edit_top_level(me, args, after=False)  # type: ignore[no-any-return]
         target = _parent_el(parent)
         normalized = [_normalize_arg(a) for a in args]
         for arg in normalized:
@@ -490,7 +490,7 @@ class ModifyMixin:
         if any(x is me for x in args):
             raise ValueError("Can't insert an element after itself.")
         if _is_full_document(parent):
-            return parent._edit_top_level(me, args, after=True)  # type: ignore[no-any-return]
+            return parent._doc._edit_top_level(me, args, after=True)  # type: ignore[no-any-return]
         target = _parent_el(parent)
         normalized = [_normalize_arg(a) for a in args]
         for arg in normalized:
@@ -536,7 +536,9 @@ class ModifyMixin:
         if any(x is parent for x in args):
             raise ValueError("Cannot replace a Tag with its parent.")
         if _is_full_document(parent):
-            parent._edit_top_level(me, [a for a in args if a is not me], after=True)
+            parent._doc._edit_top_level(
+                me, [a for a in args if a is not me], after=True
+            )
             _detach(me)
             return self
         target = _parent_el(parent)
@@ -694,7 +696,7 @@ class ModifyMixin:
             el = etree.Element(qname, nsmap=nsmap)
         except ValueError as exc:
             raise ValueError(f"lxml cannot hold a tag named {name!r}: {exc}") from exc
-        tag = classes.Tag._wrap(el, me)
+        tag = classes.Tag._wrap(el, me._doc)
         _identity.remember(el, tag)
         values = dict(attrs or {})
         values.update(kwattrs)

@@ -22,8 +22,8 @@ if TYPE_CHECKING:
 
     from lxml.etree import _Element
 
+    from ._document import Document
     from ._formatter import Formatter, FormatterOrName
-    from ._soup import Soup
     from ._strings import NavigableString
     from ._tag import Tag
 
@@ -209,7 +209,7 @@ class PageElement(FindMixin, ModifyMixin):
         doc = self._document()
         return doc is not None and doc._mode == "xml"
 
-    def _document(self) -> Soup | None:
+    def _document(self) -> Document | None:
         raise NotImplementedError
 
     def format_string(self, s: str, formatter: FormatterOrName) -> str:

@@ -36,8 +36,8 @@ from ._tables import (
 from ._text import TextContext, node_raw_text, normalize_text, text_string
 
 if TYPE_CHECKING:
+    from ._document import Document
     from ._node import PageElement
-    from ._soup import Soup
     from ._tag import Tag
 
 START, END, EMPTY, STRING = 0, 1, 2, 3
@@ -147,7 +147,7 @@ def _events(node: PageElement, contents_only: bool) -> Iterator[tuple[Any, ...]]
 
 
 def _with_segments(
-    events: Iterator[tuple[Any, ...]], doc: Soup
+    events: Iterator[tuple[Any, ...]], doc: Document
 ) -> Iterator[tuple[Any, ...]]:
     """A slot holding several strings (`_identity.bind_segments`): one event each.
 
@@ -183,7 +183,7 @@ def _with_verbatim(
 
 
 def _tree_events(
-    node: PageElement, contents_only: bool, doc: Soup | None
+    node: PageElement, contents_only: bool, doc: Document | None
 ) -> Iterator[tuple[Any, ...]]:
     # The tree's own mode: bs4 decides how a tag prints (``<tag/>``) when it
     # builds it, so setting ``soup.is_xml`` later changes only the soup's
@@ -192,7 +192,7 @@ def _tree_events(
     # bs4's ``self_and_descendants`` leaves out a hidden tag (the document
     # node), so the soup itself yields no events.
     if isinstance(node, classes.Soup) and node._el is None:
-        for child in node._top_children():
+        for child in node._doc._top_children():
             if isinstance(child, classes.Tag):
                 yield from _walk_element(child._el, TextContext(is_xml, None), True)
             elif isinstance(child, NavigableString):
@@ -319,7 +319,7 @@ class _Renderer:
     def __init__(
         self,
         fmt: Formatter,
-        doc: Soup | None,
+        doc: Document | None,
         is_xml: bool,
         eventual_encoding: str | None,
     ) -> None:
@@ -595,7 +595,7 @@ def main_text_values(node: Tag, strip: bool = False) -> list[str]:
     trailer: list[str] = []
     el = node._el
     if el is None:  # only a document soup wraps no element
-        soup = cast("Soup", node)
+        soup = cast("Document", doc)
         el = soup._root
         trailer = [s for s in soup._trailer if type(s) is NavigableString]
         if el is None:

@@ -50,8 +50,11 @@ def strain(soup: Soup, parse_only: ElementFilter) -> None:
     encoding = soup.original_encoding
     declared = soup.declared_html_encoding
     strings_only = not any(isinstance(node, Tag) for node in kept)
-    mode = soup._mode if strings_only else "fragment"
-    type(soup).__init__(soup, "", mode, base_url=soup._base_url)
+    old = soup._doc
+    mode = old._mode if strings_only else "fragment"
+    old._facade = None  # (the soup now stands for a new document)
+    type(soup).__init__(soup, "", mode, base_url=old._base_url)
+    doc = soup._doc
     soup.is_xml = is_xml
     soup.original_encoding = encoding
     soup.declared_html_encoding = declared
@@ -59,9 +62,9 @@ def strain(soup: Soup, parse_only: ElementFilter) -> None:
         # A document without elements holds its strings at its top level;
         # a fragment holds them in its container, below.
         if kept and isinstance(kept[0], Doctype):
-            soup._top_doctype = Doctype._synthetic(str(kept[0]), soup)  # type: ignore[assignment]
-        soup._top_trailer = [
-            type(node)._synthetic(str(node), soup)
+            doc._top_doctype = Doctype._synthetic(str(kept[0]), doc)  # type: ignore[assignment]
+        doc._top_trailer = [
+            type(node)._synthetic(str(node), doc)
             for node in kept
             if not isinstance(node, Doctype)
         ]

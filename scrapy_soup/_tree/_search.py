@@ -281,8 +281,6 @@ def _iter_names(
 
 
 def _document_of(node: Any) -> Any:
-    if _is_document(node):
-        return node
     return node._doc
 
 
@@ -681,8 +679,8 @@ class SearchMixin:
                     results.append(tag)
                     if limit is not None and len(results) >= limit:
                         return results
-        if plan.doc_last and doc is not None and matcher.matches_tag(doc):
-            results.append(doc)
+        if plan.doc_last and doc is not None and matcher.matches_tag(doc.soup):
+            results.append(doc.soup)
         return results
 
     def _strings_below(

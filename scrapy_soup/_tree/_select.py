@@ -201,7 +201,7 @@ def has_template(doc: Any, context: Any) -> bool:
     through another soup over the same tree, is not seen (parsel has no such
     API).
     """
-    if doc._doc is not doc:  # a tag outside any soup: nowhere to remember
+    if doc is None:  # a tag outside any soup: nowhere to remember
         return bool(_HAS_TEMPLATE(context))
     root = context.getroottree().getroot()
     known = doc._template_check
@@ -226,9 +226,9 @@ class CSS:
 
     # -- scope ------------------------------------------------------------------
     def _scope(self) -> tuple[Any, bool, Any]:
-        """(context element, is the document's root element included, soup)."""
+        """(context element, is the document's root element included, its Document)."""
         tag = self.tag
-        doc = tag._doc if tag._doc is not None else tag
+        doc = tag._doc
         el = tag._el
         if el is None:  # a document soup: its root element is a descendant
             return getattr(tag, "_root", None), True, doc
@@ -366,7 +366,7 @@ class CSS:
         doc = self._scope()[2]
         xpath = compiled.xpath("closest", templates)
         found = xpath(el, tk=self._tk(el, False), scope=el)
-        container = getattr(doc, "_el", None) if doc is not self.tag else None
+        container = doc._el if doc is not None and doc._el is not el else None
         found = [n for n in found if n is not container]
         return self._wrap(found)[0] if found else None
 

@@ -2,22 +2,25 @@
 
 From text or bytes (parsed here, with bs4's encoding detection), from a
 file, or from a tree already parsed (a Scrapy response's parsel tree: no
-second parse).  The document level is `_document.DocumentNode`'s.
+second parse).  `DocumentNode` is the Tag API of a whole document over
+its state, a `_document.Document`, which the tags and strings point at.
 """
 
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Iterable, Sequence
-from typing import IO, TYPE_CHECKING, Any
+import weakref
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import IO, TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, overload
 
 from lxml import etree
 
 from . import _deep
-from ._builder import warn_if_xml
+from ._builder import TreeBuilderInfo, warn_if_xml
 from ._classes import classes
-from ._document import DocumentNode
+from ._document import Document
 from ._encodings import decode_excluding
+from ._identity import remember
 from ._node import PageElement
 from ._parse import (
     ATTRIBUTE_REDEFINED,
@@ -35,9 +38,12 @@ from ._parse import (
     xml_parser,
 )
 from ._parse_only import strain
+from ._strainer import ResultSet
 from ._strings import (
     NavigableString,
 )
+from ._tag import Tag
+from ._text import iter_descendants
 from ._xml_entities import expand_internal_entities, replace_entity_references
 
 if TYPE_CHECKING:
@@ -45,6 +51,7 @@ if TYPE_CHECKING:
 
     import parsel
 
+    from ._attrs import AttributeValueList, AttrsView
     from ._strainer import ElementFilter
 
     #: What a soup is built from: text, bytes (the encoding detected as bs4
@@ -58,6 +65,180 @@ if TYPE_CHECKING:
         | etree._ElementTree
         | parsel.Selector
     )
+
+
+_T = TypeVar("_T")
+
+
+class _OfDocument(Generic[_T]):
+    """An attribute of the soup that is its `Document`'s, read and set there."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, soup: None, owner: type) -> _OfDocument[_T]: ...
+    @overload
+    def __get__(self, soup: DocumentNode, owner: type) -> _T: ...
+    def __get__(self, soup: DocumentNode | None, owner: type) -> _T | _OfDocument[_T]:
+        if soup is None:
+            return self
+        return getattr(soup._doc, self.name)  # type: ignore[no-any-return]
+
+    def __set__(self, soup: DocumentNode, value: _T) -> None:
+        setattr(soup._doc, self.name, value)
+
+
+class DocumentNode(Tag):
+    """A tag standing for a whole document: the Tag API over its `Document`."""
+
+    __slots__ = ()
+
+    ROOT_TAG_NAME: ClassVar[str] = "[document]"
+
+    _doc: Document
+
+    # -- the document's state, read and set through the soup ------------------
+    #: Whether the document is XML (bs4's ``is_xml``; it may be set).
+    is_xml = _OfDocument[bool]()
+    #: The encoding the bytes were decoded from (None for text).
+    original_encoding = _OfDocument[str | None]()
+    #: The encoding a ``<meta>`` of the page declares (bs4's).
+    declared_html_encoding = _OfDocument[str | None]()
+    #: The settings of the tree builder this soup stands for (bs4's ``builder``).
+    builder = _OfDocument[TreeBuilderInfo | None]()
+    #: The document's mode: ``"html"``, ``"xml"`` or ``"fragment"``.
+    _mode = _OfDocument[str]()
+    #: The document's root element (None for a fragment or an empty document).
+    _root = _OfDocument[Any]()
+
+    @property  # (a class attribute on Tag)
+    def _decomposed(self) -> bool:  # type: ignore[override]
+        return self._doc._decomposed
+
+    # -- Tag API on the document node ---------------------------------------------
+    @property
+    def name(self) -> str:
+        """Always ``"[document]"``."""
+        return self.ROOT_TAG_NAME
+
+    @name.setter
+    def name(self, value: str) -> None:
+        raise AttributeError("The document node cannot be renamed.")
+
+    # (A plain dict where Tag's is a view: an override mypy flags.)
+    @property  # type: ignore[override]
+    def attrs(self) -> AttrsView | dict[str, str | AttributeValueList]:
+        """The document node has no attributes (a fragment's: its container's)."""
+        if self._el is not None:
+            return super().attrs
+        return {}
+
+    @attrs.setter
+    def attrs(self, value: Mapping[str, object] | None) -> None:
+        raise AttributeError("The document node cannot have attributes.")
+
+    @property
+    def prefix(self) -> str | None:
+        """None: the document node has no prefix."""
+        return None
+
+    @property
+    def namespace(self) -> str | None:
+        """None: the document node has no namespace."""
+        return None
+
+    @property
+    def parent(self) -> Tag | None:
+        """None: the document has no parent."""
+        return None
+
+    @property
+    def next_sibling(self) -> PageElement | None:
+        """None."""
+        return None
+
+    @property
+    def next_element(self) -> PageElement | None:
+        """None: bs4 never links the document node into the element chain."""
+        return None
+
+    @property
+    def previous_sibling(self) -> PageElement | None:
+        """None."""
+        return None
+
+    @property
+    def can_be_empty_element(self) -> bool:
+        """False in HTML (as bs4's document node), True in XML."""
+        return self.is_xml
+
+    @property
+    def is_empty_element(self) -> bool:
+        """Whether the document is empty and may print as an empty element."""
+        return self.is_xml and not self._contents_list()
+
+    @property
+    def sourceline(self) -> int | None:
+        """None."""
+        return None
+
+    @sourceline.setter
+    def sourceline(self, value: int | None) -> None:
+        raise AttributeError("a document has no source line")
+
+    def _contents_list(self) -> list[PageElement]:
+        if self._el is not None:
+            return super()._contents_list()
+        return self._doc._top_children()
+
+    @property
+    def contents(self) -> list[PageElement]:
+        """The top-level nodes: doctype, comments, the root element, ..."""
+        return self._contents_list()
+
+    @property
+    def children(self) -> Iterator[PageElement]:
+        """An iterator over `contents`."""
+        return iter(self._contents_list())
+
+    @property
+    def descendants(self) -> Iterator[PageElement]:
+        """Every node of the document, in document order."""
+        if self._el is not None:
+            return iter_descendants(self._el, self._doc)
+        return self._iter_document()
+
+    def _iter_document(self) -> Iterator[PageElement]:
+        for child in self._doc._top_children():
+            yield child
+            if isinstance(child, Tag):
+                yield from iter_descendants(child._el, self._doc)
+
+    def __len__(self) -> int:
+        return len(self._contents_list())
+
+    # (Type checkers see the inherited signatures, with their overloads.)
+    if not TYPE_CHECKING:
+
+        def find_all_next(self, *args: Any, **kwargs: Any) -> Any:
+            """Nothing: bs4 never links the document node into the element chain."""
+            return ResultSet(None, [])
+
+        def find_next(self, *args: Any, **kwargs: Any) -> Any:
+            """None: bs4 never links the document node into the element chain."""
+            return None
+
+        findAllNext = find_all_next
+        findNext = find_next
+
+    def _set_string(self, value: str) -> None:
+        if self._el is not None:
+            super()._set_string(value)
+            return
+        raise NotImplementedError(
+            "cannot replace the whole document with a string: use a fragment soup"
+        )
 
 
 class Soup(DocumentNode):
@@ -102,34 +283,21 @@ class Soup(DocumentNode):
             )
         # The usual spellings in one look-up (a first .soup is ~10 us in all).
         mode = FEATURES.get(features) if type(features) is str else None
-        self._mode = mode if mode is not None else mode_for(features)
-        self.is_xml = self._mode == "xml"
-        self.hidden = True
-        self._decomposed = False
-        self._base_url: str | Callable[[], str | None] | None = base_url
-        self.original_encoding: str | None = None
-        self._truncated: bool | None = False
-        self.declared_html_encoding: str | None = None
-        self._pending = None
-        self._top_doctype = None
-        self._top_doctype_index = 0
-        self._top_trailer = []
-        self._kept = {}
-        self._template_check = None
-        self._top_leader = []
-        self._verbatim = set()
-        self._segmented = False
-        self._root = None
+        doc = Document(
+            mode if mode is not None else mode_for(features), base_url, type(self)
+        )
+        self._doc = doc
         self._el = None
-        self._doc = self
+        self.hidden = True
+        doc._facade = weakref.ref(self)
         if not isinstance(markup, (str, bytes)) and hasattr(markup, "read"):
             markup = markup.read()
-        if self._mode != "xml" and isinstance(markup, (str, bytes)):
-            warn_if_xml(markup, self._mode)
-        if exclude_encodings and isinstance(markup, bytes) and not self.is_xml:
+        if doc._mode != "xml" and isinstance(markup, (str, bytes)):
+            warn_if_xml(markup, doc._mode)
+        if exclude_encodings and isinstance(markup, bytes) and not doc.is_xml:
             text, encoding = decode_excluding(markup, from_encoding, exclude_encodings)
             self._parse(text, None)
-            self.original_encoding = encoding
+            doc.original_encoding = encoding
         elif isinstance(markup, (str, bytes)):
             self._parse(markup, from_encoding)
         else:
@@ -137,30 +305,43 @@ class Soup(DocumentNode):
         if parse_only is not None:
             strain(self, parse_only)
 
+    @classmethod
+    def _of_document(cls, doc: Document) -> Soup:
+        """A new soup over ``doc``, whose soup was let go (`Document.soup`)."""
+        soup = cls.__new__(cls)
+        soup._doc = doc
+        soup._el = doc._el
+        soup.hidden = True
+        doc._facade = weakref.ref(soup)
+        if doc._el is not None:
+            remember(doc._el, soup)
+        return soup
+
     # -- building ---------------------------------------------------------------
     def _parse(self, markup: str | bytes, from_encoding: str | None) -> None:
+        doc = self._doc
         if isinstance(markup, bytes):
-            if self.is_xml:
+            if doc.is_xml:
                 self._parse_xml_bytes(markup, from_encoding)
                 return
             from w3lib.encoding import html_to_unicode
 
             header = f"text/html; charset={from_encoding}" if from_encoding else None
             encoding, markup = html_to_unicode(header, markup)
-            self.original_encoding = encoding
-        elif markup and markup[0] == "\N{BYTE ORDER MARK}" and self._mode != "fragment":
+            doc.original_encoding = encoding
+        elif markup and markup[0] == "\N{BYTE ORDER MARK}" and doc._mode != "fragment":
             # libxml2 and bs4's lxml builder drop a leading BOM; bs4's
             # html.parser (the fragment mode's model) keeps it as text.
             markup = markup[1:]
         markup, data = utf8(markup)
-        if self.is_xml:
+        if doc.is_xml:
             # Text is decoded already: its declaration's encoding (say
             # euc-jp) no longer applies, as bs4 ignores it for a str.
             self._parse_xml_bytes(data, "utf-8", forced=True)
-            self.original_encoding = None
+            doc.original_encoding = None
             return
-        if self._mode == "fragment":
-            self._set_container(fragment_container(data, self._fragment_tree))
+        if doc._mode == "fragment":
+            doc._set_container(fragment_container(data, self._fragment_tree))
             return
         parser = html_parser("utf-8")
         root: Any = None
@@ -172,9 +353,9 @@ class Soup(DocumentNode):
                 root = None
         if root is not None:
             self._keep_deep(root, data, b"", "utf-8")
-        self._set_root(root, markup, parsed_here=True)
+        doc._set_root(root, markup, parsed_here=True)
         if root is None and markup.strip():
-            self._top_trailer = self._rootless_nodes(markup)
+            doc._top_trailer = doc._rootless_nodes(markup)
 
     def _fragment_tree(self, data: bytes) -> Any:
         """The element holding the fragment ``data``'s top-level nodes.
@@ -202,7 +383,7 @@ class Soup(DocumentNode):
         if not _deep.depth_capped(root):
             return False
         chunks = [prefix, data] if prefix else [data]
-        make = xml_parser if self.is_xml else html_parser
+        make = xml_parser if self._doc.is_xml else html_parser
         problems = _deep.rebuild(root, chunks, lambda target: make(encoding, target))
         if problems:
             self._truncate(problems)
@@ -211,6 +392,7 @@ class Soup(DocumentNode):
     def _parse_xml_bytes(
         self, data: bytes, encoding: str | None, forced: bool = False
     ) -> None:
+        doc = self._doc
         data = replace_surrogate_references(data)
         problems: list[str] = []
         given = encoding if forced else None  # what the parsers are told
@@ -226,7 +408,7 @@ class Soup(DocumentNode):
                 root = None
         if root is not None:
             info = root.getroottree().docinfo
-            self.original_encoding = (info.encoding or encoding or "utf-8").lower()
+            doc.original_encoding = (info.encoding or encoding or "utf-8").lower()
             # The error log says whether the tree needs either repair, unless
             # libxml2 stopped reporting (it keeps the first 100 errors).
             log = parser.error_log
@@ -247,9 +429,9 @@ class Soup(DocumentNode):
         problems += [
             f"libxml2 stopped at line {e.line}: {e.message.strip()}" for e in limits
         ]
-        self._set_root(root, None, parsed_here=True)
+        doc._set_root(root, None, parsed_here=True)
         if root is None and data.strip():
-            self._top_trailer = self._rootless_nodes(data, xml=True, encoding=given)
+            doc._top_trailer = doc._rootless_nodes(data, xml=True, encoding=given)
         if problems:
             self._truncate(problems)
 
@@ -263,10 +445,11 @@ class Soup(DocumentNode):
         down the last children: the Scrapy layer reads it to count
         ``soup/documents_truncated``.  bs4 has no such attribute.
         """
-        known = self._truncated
+        doc = self._doc
+        known = doc._truncated
         if known is None:
-            known = self._truncated = False
-            root = self._root if self._el is None else self._el
+            known = doc._truncated = False
+            root = doc._root if doc._el is None else doc._el
             if root is not None and _deep.depth_capped(root.getroottree().getroot()):
                 self._truncate(
                     [
@@ -282,7 +465,7 @@ class Soup(DocumentNode):
 
     def _truncate(self, problems: list[str], stacklevel: int = 5) -> None:
         """Mark the soup truncated and say why (`TruncatedDocumentWarning`)."""
-        self._truncated = True
+        self._doc._truncated = True
         warnings.warn(
             "part of the document was left out: " + "; ".join(problems),
             TruncatedDocumentWarning,
@@ -295,8 +478,8 @@ class Soup(DocumentNode):
         root = getattr(markup, "root", None)
         if root is not None and hasattr(markup, "xpath") and hasattr(markup, "type"):
             # A parsel (or Scrapy) Selector: reuse its tree, read its source.
-            if markup.type == "xml" and self._mode == "html":
-                self._mode, self.is_xml = "xml", True
+            if markup.type == "xml" and self._doc._mode == "html":
+                self._doc._mode, self._doc.is_xml = "xml", True
             text = getattr(markup, "_text", None)
             source = text if isinstance(text, str) else None
             markup = root
@@ -309,25 +492,25 @@ class Soup(DocumentNode):
                 "be a string, a bytestring, or an open filehandle. (An lxml "
                 "element or tree, or a parsel Selector, is wrapped as it is.)"
             )
-        self._truncated = None  # known when first read (`truncated`)
-        if self._mode == "fragment":
-            self._set_container(markup)
+        doc = self._doc
+        doc._truncated = None  # known when first read (`truncated`)
+        if doc._mode == "fragment":
+            doc._set_container(markup)
             return
         if markup.getparent() is not None:
             # A subtree: the soup lists just this element.
-            self._root = markup
+            doc._root = markup
             return
-        self._set_root(markup, source, parsed_here=False)
+        doc._set_root(markup, source, parsed_here=False)
 
     def __del__(self) -> None:
-        # The wrappers go deepest first (they were made top-down, mostly in
-        # document order): lxml frees an element's proxy by walking up to
-        # the nearest ancestor that still has one, so freeing them top-down
-        # (the collector's order) cost O(depth) each, minutes for a
-        # 100,000-deep document after a find_all().
-        kept = getattr(self, "_kept", None)
-        while kept:
-            kept.popitem()
+        # Nothing points at this object but the user's references (the
+        # document's is weak): it goes when they go, and the document lets
+        # go of the wrappers it kept for it.  A soup made again for a tag
+        # still held (`Document.soup`) replaced it as the document's.
+        doc = getattr(self, "_doc", None)
+        if doc is not None and doc._facade is not None and doc._facade() is self:
+            doc.release()
 
     def __eq__(self, other: object) -> bool:
         return super().__eq__(other)
@@ -336,7 +519,7 @@ class Soup(DocumentNode):
         return id(self)
 
     def __copy__(self) -> Soup:
-        clone = type(self)(self.decode(), "xml" if self.is_xml else self._mode)
+        clone = type(self)(self.decode(), "xml" if self.is_xml else self._doc._mode)
         # bs4 copies what the parse found out about the bytes, too.
         clone.original_encoding = self.original_encoding
         clone.declared_html_encoding = self.declared_html_encoding
@@ -345,7 +528,7 @@ class Soup(DocumentNode):
     def __getstate__(self) -> dict[str, Any]:
         return {
             "markup": self.decode(),
-            "features": self._mode,
+            "features": self._doc._mode,
             "base_url": self.base_url,
         }
 
@@ -357,7 +540,7 @@ class Soup(DocumentNode):
     def __reduce__(self) -> Any:
         return (
             _rebuild,
-            (self.decode(eventual_encoding=None), self._mode, self.base_url),
+            (self.decode(eventual_encoding=None), self._doc._mode, self.base_url),
         )
 
     @property
@@ -368,14 +551,11 @@ class Soup(DocumentNode):
         it (the Scrapy layer's ``<base href>`` lookup walks the whole tree)
         to the first read.
         """
-        value = self._base_url
-        if callable(value):
-            value = self._base_url = value()
-        return value
+        return self._doc.base_url
 
     @base_url.setter
     def base_url(self, value: str | None) -> None:
-        self._base_url = value
+        self._doc._base_url = value
 
     def decompose(self) -> None:
         """Destroy the document at once (bs4's ``decompose`` of the soup).
@@ -386,16 +566,20 @@ class Soup(DocumentNode):
         collector.  Tags and strings someone still holds keep their part of
         the tree.
         """
-        kept = self._kept
+        kept = self._doc._kept
         while kept:
             kept.popitem()
         self.reset()
-        self._decomposed = True
+        self._doc._decomposed = True
 
     def reset(self) -> None:
         """Empty the document (bs4's ``reset``)."""
-        # The wrappers of the old tree go with it (``__init__`` empties _kept).
-        Soup.__init__(self, "", self._mode, base_url=self.base_url)
+        # The old tree goes with its wrappers, unless someone holds one of
+        # them: that one's document then makes a soup of its own.
+        old = self._doc
+        old.release()
+        old._facade = None
+        Soup.__init__(self, "", old._mode, base_url=self.base_url)
 
     def new_string(
         self, s: str, subclass: type[NavigableString] | None = None

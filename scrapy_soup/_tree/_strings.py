@@ -18,9 +18,9 @@ from ._node import PageElement, node_next_sibling, node_previous_sibling
 from ._text import node_raw_text, normalize_text
 
 if TYPE_CHECKING:
+    from ._document import Document
     from ._formatter import FormatterOrName
     from ._node import StringTypes
-    from ._soup import Soup
     from ._tag import Tag
 
 
@@ -42,7 +42,7 @@ class NavigableString(str, PageElement):  # type: ignore[misc]
     _owner: Any = None
     _tail: bool = False
     _el: Any = None
-    _doc: Soup | None = None
+    _doc: Document | None = None
     _raw: str | None = None
     #: The strings of its slot, in order, when an edit put several there
     #: (bs4 keeps neighbouring strings apart; lxml's slot holds them joined).
@@ -64,7 +64,7 @@ class NavigableString(str, PageElement):  # type: ignore[misc]
 
     @classmethod
     def _for_slot(
-        cls, value: str, owner: Any, is_tail: bool, raw: str, doc: Soup | None
+        cls, value: str, owner: Any, is_tail: bool, raw: str, doc: Document | None
     ) -> NavigableString:
         obj = str.__new__(cls, value)
         obj._owner = owner
@@ -75,7 +75,7 @@ class NavigableString(str, PageElement):  # type: ignore[misc]
         return obj
 
     @classmethod
-    def _for_node(cls, node: Any, doc: Soup | None) -> NavigableString:
+    def _for_node(cls, node: Any, doc: Document | None) -> NavigableString:
         raw = node_raw_text(node)
         value = raw
         if cls is Comment:
@@ -91,7 +91,7 @@ class NavigableString(str, PageElement):  # type: ignore[misc]
         return obj
 
     @classmethod
-    def _synthetic(cls, value: str, doc: Soup) -> NavigableString:
+    def _synthetic(cls, value: str, doc: Document) -> NavigableString:
         obj = cls(value)
         obj._doc = doc
         return obj
@@ -130,7 +130,7 @@ class NavigableString(str, PageElement):  # type: ignore[misc]
         """The string itself (mirrors `Tag.string`)."""
         return self
 
-    def _document(self) -> Soup | None:
+    def _document(self) -> Document | None:
         return self._doc
 
     def output_ready(self, formatter: FormatterOrName = "minimal") -> str:
@@ -147,7 +147,7 @@ class NavigableString(str, PageElement):  # type: ignore[misc]
                 return wrap(parent, self._doc)  # type: ignore[no-any-return]
             doc = self._doc
             if doc is not None and doc._is_top_level(el):
-                return doc
+                return doc.soup
             return None
         owner = self._owner
         if owner is not None:
@@ -161,7 +161,7 @@ class NavigableString(str, PageElement):  # type: ignore[misc]
             return None
         doc = self._doc
         if doc is not None and doc._is_top_level_string(self):
-            return doc
+            return doc.soup
         return None
 
     def _is_live(self) -> bool:
@@ -322,7 +322,7 @@ class Doctype(PreformattedString):
 
     @classmethod
     def _of_document(
-        cls, name: str | None, pub_id: str | None, system_id: str | None, doc: Soup
+        cls, name: str | None, pub_id: str | None, system_id: str | None, doc: Document
     ) -> Doctype:
         """`for_name_and_ids`, as a child of ``doc``'s top level."""
         doctype = cls(cls._string_for_name_and_ids(name, pub_id, system_id))

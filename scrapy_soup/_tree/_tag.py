@@ -31,6 +31,7 @@ from ._text import child_nodes, forget_contexts, iter_descendants, small_text_va
 
 if TYPE_CHECKING:
     from ._attrs import AttributeValueList
+    from ._document import Document
     from ._formatter import FormatterOrName
     from ._node import StringTypes
     from ._soup import Soup
@@ -45,12 +46,14 @@ _ANY_MULTI = frozenset().union(*CDATA_LIST_ATTRIBUTES.values())
 _SPECIAL_KEYS = _ANY_MULTI | META_KEYS
 
 #: Attribute names `Tag.__getattr__` answers with AttributeError instead of
-#: a search: bs4's ``contents``, and the soup-only attributes that the view's
-#: code probes for on any tag (``_namespaces`` is bs4's, which the soup does not record).
+#: a search: bs4's ``contents``, the soup-only attributes that the view's
+#: code probes for on any tag (``_namespaces`` is bs4's, which the soup does
+#: not record), and the slots every wrapper has once made (read before that,
+#: from ``__del__`` after a constructor that raised, a search would recurse).
 _NOT_TAG_NAMES = frozenset(
     {
         "contents", "_kept", "_namespaces", "_root", "_mode", "_verbatim",
-        "_trailer", "_doctype", "_builder",
+        "_trailer", "_doctype", "_builder", "_doc", "_el", "_decomposed",
     }
 )  # fmt: skip
 
@@ -86,7 +89,7 @@ class Tag(PageElement):
     #: own (`_modify._mark_decomposed`), so that no wrapper stores it.
     _decomposed: bool = False
     _el: Any
-    _doc: Soup | None
+    _doc: Document | None
     hidden: bool
 
     #: bs4's default string types for get_text(): not comments, not scripts.
@@ -109,7 +112,7 @@ class Tag(PageElement):
         # ``prefix`` is dropped (README, differences).
         nsmap = {prefix: namespace} if namespace and prefix else None
         self._el = etree.Element(qname, nsmap=nsmap)
-        self._doc = parser
+        self._doc = parser._doc if parser is not None else None
         self.hidden = False
         remember(self._el, self)
         if attrs:
@@ -118,14 +121,14 @@ class Tag(PageElement):
                 view[key] = value
 
     @classmethod
-    def _wrap(cls, el: Any, doc: Soup | None) -> Tag:
+    def _wrap(cls, el: Any, doc: Document | None) -> Tag:
         tag = cls.__new__(cls)
         tag._el = el
         tag._doc = doc
         tag.hidden = False
         return tag
 
-    def _document(self) -> Soup | None:
+    def _document(self) -> Document | None:
         return self._doc
 
     # -- identity, name, attributes ------------------------------------------
@@ -323,7 +326,7 @@ class Tag(PageElement):
             return wrap(parent, self._doc)  # type: ignore[no-any-return]
         doc = self._doc
         if doc is not None and doc._is_top_level(el):
-            return doc
+            return doc.soup
         return None
 
     @property

@@ -27,7 +27,7 @@ from ._tables import ASCII_SPACES, PI_NODE, PRESERVE_WHITESPACE_TAGS, TEXT_CONTE
 if TYPE_CHECKING:
     from lxml.etree import _Element
 
-    from ._soup import Soup
+    from ._document import Document
     from ._strings import NavigableString
 
 
@@ -82,7 +82,7 @@ def normalize_text(raw: str, parent: _Element | None, is_xml: bool) -> str:
 def text_string(
     owner: Any,
     is_tail: bool,
-    doc: Soup | None,
+    doc: Document | None,
     raw: str | None = None,
     walk: TextContext | None = None,
 ) -> Any:
@@ -107,7 +107,7 @@ def text_string(
 def new_string(
     owner: Any,
     is_tail: bool,
-    doc: Soup | None,
+    doc: Document | None,
     raw: str,
     walk: TextContext | None,
 ) -> Any:
@@ -175,7 +175,7 @@ class TextContext:
             self.containers.append(cls or classes.NavigableString)
 
     @classmethod
-    def inside(cls, el: _Element, doc: Soup | None) -> TextContext:
+    def inside(cls, el: _Element, doc: Document | None) -> TextContext:
         """The context of the strings directly inside ``el`` (its text, its
         children's tails), in ``doc``'s tree."""
         walk = cls(doc is not None and doc._mode == "xml", el.getparent())
@@ -209,7 +209,7 @@ class TextContext:
         return classes.NavigableString if self.is_xml else self.containers[-1]
 
 
-def child_nodes(el: _Element, doc: Soup | None) -> list[Any]:
+def child_nodes(el: _Element, doc: Document | None) -> list[Any]:
     """An element's contents as bs4 lists them: text, children and their tails."""
     out: list[Any] = []
     append = out.append
@@ -271,7 +271,7 @@ def _context_at(el: _Element) -> int:
     return found
 
 
-def parent_context(parent: _Element, doc: Soup | None) -> int:
+def parent_context(parent: _Element, doc: Document | None) -> int:
     """`_context_at` of ``parent``, remembered by its soup until an edit.
 
     Siblings share the answer (the paragraphs of an article, the items of a
@@ -292,13 +292,13 @@ def parent_context(parent: _Element, doc: Soup | None) -> int:
     return found
 
 
-def forget_contexts(doc: Soup) -> None:
+def forget_contexts(doc: Document) -> None:
     """Drop the soup's `parent_context` answers: an edit may have changed them."""
     doc._kept.pop(_CONTEXTS, None)
 
 
 def small_text_values(
-    el: Any, strip: bool, doc: Soup | None = None
+    el: Any, strip: bool, doc: Document | None = None
 ) -> list[str] | None:
     """``get_text()``'s values for a small HTML element (a paragraph), or None.
 
@@ -364,7 +364,7 @@ def with_segments(items: Iterable[Any]) -> Iterator[Any]:
             yield item
 
 
-def iter_descendants(el: _Element, doc: Soup | None) -> Iterator[Any]:
+def iter_descendants(el: _Element, doc: Document | None) -> Iterator[Any]:
     """Everything inside ``el`` in document order, without recursion."""
     items = _iter_descendants(el, doc)
     if doc is not None and doc._segmented:
@@ -372,7 +372,7 @@ def iter_descendants(el: _Element, doc: Soup | None) -> Iterator[Any]:
     return items
 
 
-def _iter_descendants(el: _Element, doc: Soup | None) -> Iterator[Any]:
+def _iter_descendants(el: _Element, doc: Document | None) -> Iterator[Any]:
     """`iter_descendants`, each slot's text as one string."""
     get_wrapper = WRAPPER_REFS.get
     get_text = TEXT_REFS.get

@@ -98,7 +98,9 @@ def clean_top_level(original: object, root: Any, compiled: _Cleaner) -> int:
     )
     preceding = list(root.itersiblings(preceding=True))[::-1]
     following = list(root.itersiblings())
-    soup: Any = original if hasattr(original, "_top_leader") else None
+    # A document soup keeps its top level in its `Document`.
+    doc = getattr(original, "_doc", None)
+    soup: Any = doc if hasattr(doc, "_top_leader") else None
     if soup is not None:
         leader, trailer, index = soup._leader, soup._trailer, soup._doctype_index
     removed = remove_top_level(root, keep)
