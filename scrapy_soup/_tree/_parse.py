@@ -224,7 +224,6 @@ _WRITTEN_TAGS = tuple(
     for prefix in (_WRITTEN, _END_MARK)
     for name in ("html", "head", "body")
 )
-_WRITTEN_TAG_SET = frozenset(_WRITTEN_TAGS)
 _WRITTEN_BYTES = _WRITTEN.encode()
 _END_MARK_ELEMENTS = {
     name.encode(): f"<{_END_MARK}{name}></{_END_MARK}{name}>".encode()
@@ -457,12 +456,10 @@ def _written_near_top(parent: Any, found: list[Any]) -> None:
     as were renamed they are all of them; the whole tree is walked only
     when they are not (a ``<body>`` inside a ``<div>``).
     """
-    for el in parent:
-        tag = el.tag
-        if tag in _WRITTEN_TAG_SET:
-            found.append(el)
-            if not tag.startswith(_END_MARK):
-                _written_near_top(el, found)
+    for el in parent.iterchildren(*_WRITTEN_TAGS):  # no proxy for the others
+        found.append(el)
+        if not el.tag.startswith(_END_MARK):
+            _written_near_top(el, found)
 
 
 def xml_parser(encoding: str | None = None, target: Any = None) -> etree.XMLParser:
