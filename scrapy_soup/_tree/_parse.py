@@ -303,6 +303,10 @@ _DOCUMENT_TAG_SCAN = re.compile(
 )
 
 
+#: What a fragment is parsed after: libxml2 then moves nothing into a <head>.
+FRAGMENT_START = b"<html><body>"
+
+
 def mark_document_tags(data: bytes) -> tuple[bytes, int, int]:
     """``data`` with its ``<html>``/``<head>``/``<body>`` tags renamed.
 
@@ -314,22 +318,31 @@ def mark_document_tags(data: bytes) -> tuple[bytes, int, int]:
     names them back.  An end tag with no start tag is then ignored, as
     html.parser ignores it, where libxml2 drops the rest of the markup
     after its own ``</body>`` or ``</html>``.  Also the numbers of start
-    and end tags renamed.  One regex pass in C (`_DOCUMENT_TAG_SCAN`), a
-    Python step only at a document tag: a loop searching for each comment,
-    raw-text element and tag in turn cost a quarter of the parse.
+    and end tags renamed; ``data`` itself when there are none.
     """
-    out: list[bytes] = []
+    found = _mark(data, b"")
+    return (data, 0, 0) if found is None else found
+
+
+def _mark(data: bytes, prefix: bytes) -> tuple[bytes, int, int] | None:
+    """`mark_document_tags` after ``prefix`` (one copy of the page), or None.
+
+    One regex pass in C (`_DOCUMENT_TAG_SCAN`), a Python step only at a
+    document tag: a loop searching for each comment, raw-text element and
+    tag in turn cost a quarter of the parse.  None: no tag to rename.
+    """
+    out: list[bytes] = [prefix]
     starts = ends = done = last = 0
     for found in _DOCUMENT_TAG_SCAN.finditer(data):
         if found.start() != last:
             # Never seen (the steps end only at a tag or the end): the scan
             # lost its place, and the markup is parsed as if none were written.
-            return data, 0, 0
+            return None
         kind = found.lastindex
         if kind is None:
             break  # the end
         if starts + ends >= MAX_DOCUMENT_TAGS:
-            return data, 0, 0
+            return None
         last = found.end()
         if kind == 1:
             out += (data[done : found.start(1) - 1], b"<", _WRITTEN_BYTES, found[1])
@@ -344,8 +357,8 @@ def mark_document_tags(data: bytes) -> tuple[bytes, int, int]:
                 # where libxml2 reads text would not be one (see unmark).
                 out += (found[3], _END_MARK_ELEMENTS[name.lower()])
                 ends += 1
-    if not out:
-        return data, 0, 0
+    if len(out) == 1:
+        return None
     out.append(data[done:])
     return b"".join(out), starts, ends
 
@@ -353,15 +366,19 @@ def mark_document_tags(data: bytes) -> tuple[bytes, int, int]:
 def fragment_container(data: bytes, build: Callable[[bytes], Any]) -> Any:
     """The element holding fragment ``data``'s nodes and the document tags it writes.
 
-    ``build`` parses bytes after an open ``<html><body>`` and returns the
-    element holding them (the soup's and `markup`'s parsers).  The markup
-    is parsed with its ``<html>``/``<head>``/``<body>`` renamed
-    (`mark_document_tags`) and named back; if that fails, once more as written.
+    ``build`` parses a document, `FRAGMENT_START` and the fragment, and
+    returns the element holding the fragment's nodes (the soup's and
+    `markup`'s parsers).  The markup is parsed with its
+    ``<html>``/``<head>``/``<body>`` renamed (`mark_document_tags`) and
+    named back; if that fails, once more as written.
     """
-    marked, starts, ends = mark_document_tags(data)
+    found = _mark(data, FRAGMENT_START)
+    if found is None:
+        return build(FRAGMENT_START + data)
+    marked, starts, ends = found
     container = build(marked)
-    if marked is not data and not unmark_document_tags(container, starts, ends):
-        container = build(data)
+    if not unmark_document_tags(container, starts, ends):
+        container = build(FRAGMENT_START + data)
     return container
 
 
