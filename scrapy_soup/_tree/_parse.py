@@ -243,12 +243,13 @@ def _any_case(word: bytes) -> bytes:
     )
 
 
-def _raw_text(first: bytes, names: tuple[bytes, ...]) -> bytes:
+def _raw_text(first: bytes, others: bytes, names: tuple[bytes, ...]) -> bytes:
     """Raw-text elements' start tags and text, up to and with ``</name``.
 
     After ``<`` + ``first``; the text ends at the first ``</name`` followed
-    by a space, ``/`` or ``>`` (any case), or at the end.  An empty last
-    alternative: a start tag of another name is nothing to step over.
+    by a space, ``/`` or ``>`` (any case), or at the end.  ``others``: the
+    second letters that start none of them (the common tags: one test),
+    then an empty last alternative: another tag is nothing to step over.
     """
     parts = [
         b"".join(
@@ -263,7 +264,7 @@ def _raw_text(first: bytes, names: tuple[bytes, ...]) -> bytes:
         )
         for name in names
     ]
-    return _any_case(first) + b"(?:" + b"|".join(parts) + b"|)"
+    return b"%b(?:[^<%b]|%b|)" % (_any_case(first), others, b"|".join(parts))
 
 
 _DOCUMENT_NAME = b"(?:%b|%b|%b)" % tuple(map(_any_case, (b"html", b"head", b"body")))
@@ -278,16 +279,15 @@ _STEP = b"|".join(
     [
         rb"<++(?:/[^<hbHB]",
         rb"[^<!?/hbstxinpHBSTXINP]",
-        rb"[hH][^<tTeE]|[bB][^<oO]|[sS][^<cCtT]|[tT][^<iIeE]",
-        rb"[iI][^<fF]|[nN][^<oO]|[pP][^<lL]|[xX][^<mM]",
+        rb"[hH][^<tTeE]|[bB][^<oO]",
         rb"!(?:(?=--)(?:[^-]++|-++(?!>)|-(?=>))*+(?:-++>)?|[^>]*+>?)",
         rb"\?[^>]*+>?",
-        _raw_text(b"s", (b"script", b"style")),
-        _raw_text(b"t", (b"title", b"textarea")),
-        _raw_text(b"i", (b"iframe",)),
-        _raw_text(b"n", (b"noembed", b"noframes")),
-        _raw_text(b"x", (b"xmp",)),
-        rb"[pP](?:%b(?=[\s/>])(?s:.)*+|)" % _any_case(b"laintext"),
+        _raw_text(b"s", b"cCtT", (b"script", b"style")),
+        _raw_text(b"t", b"iIeE", (b"title", b"textarea")),
+        _raw_text(b"i", b"fF", (b"iframe",)),
+        _raw_text(b"n", b"oO", (b"noembed", b"noframes")),
+        _raw_text(b"x", b"mM", (b"xmp",)),
+        rb"[pP](?:[^<lL]|%b(?=[\s/>])(?s:.)*+|)" % _any_case(b"laintext"),
         rb"/(?!%b[\s/>])" % _DOCUMENT_NAME,
         rb"(?!/|%b[\s/>]))[^<]*+" % _DOCUMENT_NAME,
     ]
