@@ -215,8 +215,8 @@ MAX_DOCUMENT_TAGS = 64
 MAX_CLOSED_HERE = 4
 #: What the fragment parse calls them while libxml2 reads the markup, and
 #: the empty element written after each renamed end tag.  Drawn once per
-#: process: markup cannot name a tag as they are renamed, so the renamed
-#: elements are all the elements of these names (`_written_near_top`).
+#: process, so markup cannot write a tag of these names: the elements of
+#: these names are the renamed ones (what `_written_near_top` relies on).
 _WRITTEN = f"scrapy-soup-written-{secrets.token_hex(6)}-"
 _END_MARK = _WRITTEN + "end-"
 _WRITTEN_TAGS = tuple(
