@@ -94,6 +94,25 @@ CASES = [
     "<htmlx>a</htmlx><bodyguard>b</bodyguard><tbody>",
     "",
     "plain text",
+    # What the scan steps over (_parse._DOCUMENT_TAG_SCAN): runs of "<",
+    # runs of dashes ending a comment, raw text up to its end tag in any
+    # case, quoted attribute values, tags of the raw-text elements' first
+    # letters that are not raw-text elements, any case.
+    "<<body>x</body>y",
+    "a<<</body>b<html>",
+    "<!-- a ---><body>x</body>",
+    "<!-- a -- b --><BODY>x</BODY>",
+    "<script>a<<</script><body>x</body>",
+    "<SCRIPT>'</scripts>'</Script ><body>x</body>",
+    "<textarea></textarea ><html>x",
+    "<head><title>t</TITLE></head><p>x",
+    "<html\n lang='a>b'><body>x</body></html>",
+    '<body data-x="<body>">x</body>y',
+    "<body>x</body y>z",
+    "<p>a</p><Html><HEAD></head><bOdY>b</BODY></html>",
+    "<s><i><n><x><p><t>a</t></p></x></n></i></s><body>b</body>",
+    # A tag named as the fragment parse names them while libxml2 reads.
+    "<scrapy-soup-written-body>x</scrapy-soup-written-body><body>y</body>",
 ]
 #: Text lxml would not set (a control character libxml2 keeps) next to an
 #: end tag: parsed as if no document tag were written.
@@ -198,6 +217,28 @@ def test_markup_without_document_tags_is_not_copied() -> None:
     data = b"<p>x</p><tbody><bodyguard>"
     assert mark_document_tags(data) == (data, 0, 0)
     assert mark_document_tags(b"<!-- <body> -->")[1:] == (0, 0)
+
+
+@pytest.mark.parametrize(
+    ("markup", "renamed"),
+    [
+        (b"<" * 5000 + b"<body>", (1, 0)),
+        (b"<!--" + b"-" * 5000 + b"><body>", (1, 0)),
+        (b"<!-->" + b"<body>", (1, 0)),
+        (b"<!-- --!><body>-->", (0, 0)),
+        (b"<script>" + b"<" * 5000 + b"</script><body>", (1, 0)),
+        (b"<plaintext><body>", (0, 0)),
+        (b"<!x <body>><?y <body>?></body>", (0, 1)),
+        (b'<body a="x>"></body', (1, 0)),
+    ],
+)
+def test_the_scan_reads_markup_as_it_is_written(
+    markup: bytes, renamed: tuple[int, int]
+) -> None:
+    # The document tags found past long runs, each read once: a comment
+    # ends at the first "-->" (not at "--!>", as the scan has always read
+    # it), a declaration at the next ">", <plaintext> at the end.
+    assert mark_document_tags(markup)[1:] == renamed
 
 
 def test_a_tag_renamed_where_libxml2_reads_text_falls_back() -> None:

@@ -9,6 +9,7 @@ repairs done before lxml sees a document (surrogates, repeated attributes).
 from __future__ import annotations
 
 import re
+import secrets
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -207,28 +208,16 @@ def utf8(text: str) -> tuple[str, bytes]:
         return text, text.encode("utf-8")
 
 
-#: What the fragment parse looks for in the markup: its own ``<html>``,
-#: ``<head>`` and ``<body>`` tags, and what libxml2 reads as text around
-#: tags (comments, declarations and processing instructions, the text of
-#: raw-text elements: libxml2 2.14's list), to step over.
-_DOCUMENT_TAG_CONTEXT = re.compile(
-    rb"<(?:(!--)|([!?])"
-    rb"|(script|style|title|textarea|xmp|iframe|noembed|noframes|plaintext)(?=[\s/>])"
-    rb"|(/?)(html|head|body)(?=[\s/>]))",
-    re.I,
-)
-_ANY_DOCUMENT_TAG = re.compile(rb"</?(?:html|head|body)[\s/>]", re.I)
 #: More document tags than a page writes, or more end tags that html.parser
 #: applies and libxml2 does not (each moves what follows it: markup built
 #: to be slow), and the markup is parsed as if none were written.
 MAX_DOCUMENT_TAGS = 64
 MAX_CLOSED_HERE = 4
-_RAW_TEXT_END: dict[bytes, re.Pattern[bytes]] = {}
-#: The attributes of a start tag, quoted values stepped over.
-_ATTRIBUTES = re.compile(rb"(?:[^>\"']+|\"[^\"]*\"|'[^']*')*")
 #: What the fragment parse calls them while libxml2 reads the markup, and
-#: the empty element written after each renamed end tag.
-_WRITTEN = "scrapy-soup-written-"
+#: the empty element written after each renamed end tag.  Drawn once per
+#: process, so markup cannot write a tag of these names: the elements of
+#: these names are the renamed ones (what `_written_near_top` relies on).
+_WRITTEN = f"scrapy-soup-written-{secrets.token_hex(6)}-"
 _END_MARK = _WRITTEN + "end-"
 _WRITTEN_TAGS = tuple(
     prefix + name
@@ -242,6 +231,82 @@ _END_MARK_ELEMENTS = {
 }
 
 
+def _any_case(word: bytes) -> bytes:
+    """A regex for ``word`` in any ASCII case, one class per letter.
+
+    Not ``re.I``: sre skips an alternative whose first class or literal does
+    not match in one test, and cannot for a case-insensitive one.
+    """
+    return b"".join(
+        b"[%c%c]" % (c, c - 32) if 97 <= c <= 122 else re.escape(bytes([c]))
+        for c in word
+    )
+
+
+def _raw_text(first: bytes, others: bytes, names: tuple[bytes, ...]) -> bytes:
+    """Raw-text elements' start tags and text, up to and with ``</name``.
+
+    After ``<`` + ``first``; the text ends at the first ``</name`` followed
+    by a space, ``/`` or ``>`` (any case), or at the end.  ``others``: the
+    second letters that start none of them (the common tags: one test),
+    then an empty last alternative: another tag is nothing to step over.
+    """
+    parts = [
+        b"".join(
+            [
+                _any_case(name[len(first) :]),
+                rb"(?=[\s/>])(?:[^<]++|<++(?!/",
+                _any_case(name),
+                rb"[\s/>]))*+(?:<*?</",
+                _any_case(name),
+                rb")?",
+            ]
+        )
+        for name in names
+    ]
+    return b"%b(?:[^<%b]|%b|)" % (_any_case(first), others, b"|".join(parts))
+
+
+_DOCUMENT_NAME = b"(?:%b|%b|%b)" % tuple(map(_any_case, (b"html", b"head", b"body")))
+#: One step over the markup that cannot be a document tag: a ``<`` (a run
+#: of them: only the last can open a tag) and what follows it when that is
+#: not a tag to step over (the common tags first, told by their first
+#: letters); a comment (to the first ``-->`` from its ``--``), a
+#: declaration or processing instruction (to the next ``>``), a raw-text
+#: element (libxml2 2.14's list; ``<plaintext>`` to the end); then the
+#: text up to the next ``<``.
+_STEP = b"|".join(
+    [
+        rb"<++(?:/[^<hbHB]",
+        rb"[^<!?/hbstxinpHBSTXINP]",
+        rb"[hH][^<tTeE]|[bB][^<oO]",
+        rb"!(?:(?=--)(?:[^-]++|-++(?!>)|-(?=>))*+(?:-++>)?|[^>]*+>?)",
+        rb"\?[^>]*+>?",
+        _raw_text(b"s", b"cCtT", (b"script", b"style")),
+        _raw_text(b"t", b"iIeE", (b"title", b"textarea")),
+        _raw_text(b"i", b"fF", (b"iframe",)),
+        _raw_text(b"n", b"oO", (b"noembed", b"noframes")),
+        _raw_text(b"x", b"mM", (b"xmp",)),
+        rb"[pP](?:[^<lL]|%b(?=[\s/>])(?s:.)*+|)" % _any_case(b"laintext"),
+        rb"/(?!%b[\s/>])" % _DOCUMENT_NAME,
+        rb"(?!/|%b[\s/>]))[^<]*+" % _DOCUMENT_NAME,
+    ]
+)
+#: From where the last match ended: every step, then a document tag (group
+#: 1: a start tag's name, its attributes stepped over, quoted values
+#: whole; 2: an end tag's name, 3: the rest of it to ``>``) or the end.
+#: The steps stop only there, so each match starts where the last ended,
+#: and the matches are the tags a scan from the start reads, in order.
+_DOCUMENT_TAG_SCAN = re.compile(
+    rb"[^<]*+(?:%b)*+(?:<++(%b)(?=[\s/>])(?:[^>\"']++|\"[^\"]*+\"|'[^']*+')*+"
+    rb"|<++/(%b)(?=[\s/>])([^>]*+>)?|\Z)" % (_STEP, _DOCUMENT_NAME, _DOCUMENT_NAME)
+)
+
+
+#: What a fragment is parsed after: libxml2 then moves nothing into a <head>.
+FRAGMENT_START = b"<html><body>"
+
+
 def mark_document_tags(data: bytes) -> tuple[bytes, int, int]:
     """``data`` with its ``<html>``/``<head>``/``<body>`` tags renamed.
 
@@ -253,50 +318,47 @@ def mark_document_tags(data: bytes) -> tuple[bytes, int, int]:
     names them back.  An end tag with no start tag is then ignored, as
     html.parser ignores it, where libxml2 drops the rest of the markup
     after its own ``</body>`` or ``</html>``.  Also the numbers of start
-    and end tags renamed.  Markup without any (the common case) costs one
-    search; with some, one scan up to the last.
+    and end tags renamed; ``data`` itself when there are none.
     """
-    if _ANY_DOCUMENT_TAG.search(data) is None:
-        return data, 0, 0
-    out: list[bytes] = []
-    starts = ends = done = pos = 0
-    size = len(data)
-    while (found := _DOCUMENT_TAG_CONTEXT.search(data, pos)) is not None:
-        comment, declaration, raw, slash, name = found.groups()
-        pos = found.end()
-        if name is not None:
-            if starts + ends >= MAX_DOCUMENT_TAGS:
-                return data, 0, 0
-            out += (data[done : found.start()], b"<", slash, _WRITTEN_BYTES, name)
-            done = pos
-            if slash and (close := data.find(b">", pos)) != -1:
+    found = _mark(data, b"")
+    return (data, 0, 0) if found is None else found
+
+
+def _mark(data: bytes, prefix: bytes) -> tuple[bytes, int, int] | None:
+    """`mark_document_tags` after ``prefix`` (one copy of the page), or None.
+
+    One regex pass in C (`_DOCUMENT_TAG_SCAN`), a Python step only at a
+    document tag: a loop searching for each comment, raw-text element and
+    tag in turn cost a quarter of the parse.  None: no tag to rename.
+    """
+    out: list[bytes] = [prefix]
+    starts = ends = done = last = 0
+    for found in _DOCUMENT_TAG_SCAN.finditer(data):
+        if found.start() != last:
+            # Never seen (the steps end only at a tag or the end): the scan
+            # lost its place, and the markup is parsed as if none were written.
+            return None
+        kind = found.lastindex
+        if kind is None:
+            break  # the end
+        if starts + ends >= MAX_DOCUMENT_TAGS:
+            return None
+        last = found.end()
+        if kind == 1:
+            out += (data[done : found.start(1) - 1], b"<", _WRITTEN_BYTES, found[1])
+            done = found.end(1)
+            starts += 1
+        else:
+            name = found[2]
+            out += (data[done : found.start(2) - 2], b"</", _WRITTEN_BYTES, name)
+            done = last
+            if kind == 3:
                 # An element that only the end tag's parse makes: one written
                 # where libxml2 reads text would not be one (see unmark).
-                pos = done = close + 1
-                out += (data[found.end() : pos], _END_MARK_ELEMENTS[name.lower()])
+                out += (found[3], _END_MARK_ELEMENTS[name.lower()])
                 ends += 1
-            if not slash:
-                starts += 1
-                pos = _ATTRIBUTES.match(data, pos).end()  # type: ignore[union-attr]
-        elif comment is not None:
-            close = data.find(b"-->", pos - 2)
-            pos = size if close == -1 else close + 3
-        elif declaration is not None:
-            close = data.find(b">", pos)
-            pos = size if close == -1 else close + 1
-        elif raw.lower() == b"plaintext":
-            break
-        else:
-            key = raw.lower()
-            ending = _RAW_TEXT_END.get(key)
-            if ending is None:
-                ending = _RAW_TEXT_END[key] = re.compile(
-                    rb"</" + key + rb"(?=[\s/>])", re.I
-                )
-            closed = ending.search(data, pos)
-            pos = size if closed is None else closed.end()
-    if not out:
-        return data, 0, 0
+    if len(out) == 1:
+        return None
     out.append(data[done:])
     return b"".join(out), starts, ends
 
@@ -304,15 +366,19 @@ def mark_document_tags(data: bytes) -> tuple[bytes, int, int]:
 def fragment_container(data: bytes, build: Callable[[bytes], Any]) -> Any:
     """The element holding fragment ``data``'s nodes and the document tags it writes.
 
-    ``build`` parses bytes after an open ``<html><body>`` and returns the
-    element holding them (the soup's and `markup`'s parsers).  The markup
-    is parsed with its ``<html>``/``<head>``/``<body>`` renamed
-    (`mark_document_tags`) and named back; if that fails, once more as written.
+    ``build`` parses a document, `FRAGMENT_START` and the fragment, and
+    returns the element holding the fragment's nodes (the soup's and
+    `markup`'s parsers).  The markup is parsed with its
+    ``<html>``/``<head>``/``<body>`` renamed (`mark_document_tags`) and
+    named back; if that fails, once more as written.
     """
-    marked, starts, ends = mark_document_tags(data)
+    found = _mark(data, FRAGMENT_START)
+    if found is None:
+        return build(FRAGMENT_START + data)
+    marked, starts, ends = found
     container = build(marked)
-    if marked is not data and not unmark_document_tags(container, starts, ends):
-        container = build(data)
+    if not unmark_document_tags(container, starts, ends):
+        container = build(FRAGMENT_START + data)
     return container
 
 
@@ -322,9 +388,15 @@ def unmark_document_tags(container: Any, starts: int, ends: int) -> bool:
     False unless each renamed start tag and each end tag's mark became an
     element: one renamed where libxml2 read text after all (an attribute
     value, markup the scan reads differently) would be text; the caller
-    then parses the markup again, unmarked.
+    then parses the markup again, unmarked.  They are looked for first
+    among the container's children and inside the renamed elements found
+    there (a page's ``<html>``, ``<head>``, ``<body>``): walking the whole
+    tree for them cost as much as the scan that renamed them.
     """
-    found = list(container.iter(*_WRITTEN_TAGS))
+    found: list[Any] = []
+    _written_near_top(container, found)
+    if len(found) != starts + ends:
+        found = list(container.iter(*_WRITTEN_TAGS))
     marks = []
     for el in found:
         tag = el.tag
@@ -392,6 +464,19 @@ def _drop_mark(mark: Any) -> None:
         else:
             parent.text = (parent.text or "") + tail
     parent.remove(mark)
+
+
+def _written_near_top(parent: Any, found: list[Any]) -> None:
+    """The renamed elements among ``parent``'s children and inside those, in order.
+
+    Each renamed tag makes at most one element, so when these are as many
+    as were renamed they are all of them; the whole tree is walked only
+    when they are not (a ``<body>`` inside a ``<div>``).
+    """
+    for el in parent.iterchildren(*_WRITTEN_TAGS):  # no proxy for the others
+        found.append(el)
+        if not el.tag.startswith(_END_MARK):
+            _written_near_top(el, found)
 
 
 def xml_parser(encoding: str | None = None, target: Any = None) -> etree.XMLParser:

@@ -140,9 +140,9 @@ def parse_fragment(text: str) -> Target:
     return Target(fragment_container(data, _fragment_container), text)
 
 
-def _fragment_container(data: bytes) -> Any:
-    """The element holding the nodes of ``data`` parsed as a fragment."""
-    root = etree.fromstring(b"<html><body>" + data, _html_parser())
+def _fragment_container(document: bytes) -> Any:
+    """The element holding the fragment's nodes in ``document`` (`fragment_container`)."""
+    root = etree.fromstring(document, _html_parser())
     body = root.find("body")
     return body if body is not None else root
 
