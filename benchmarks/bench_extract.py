@@ -121,7 +121,14 @@ IMPLS: list[tuple[str, Callable[[str], Any], Callable[[Any], Any]]] = [
 def _including(
     parse: Callable[[str], Any], extract: Callable[[Any], Any]
 ) -> Callable[[str], Callable[[], Any]]:
-    return lambda text: lambda: extract(parse(text))
+    def prepare(text: str) -> Callable[[], Any]:
+        def run() -> tuple[Any, Any]:
+            doc = parse(text)
+            return doc, extract(doc)  # the tree is freed untimed (`measure`)
+
+        return run
+
+    return prepare
 
 
 def _excluding(
