@@ -15,6 +15,7 @@ from lxml import etree, html
 from w3lib.html import get_base_url
 from w3lib.url import safe_url_string
 
+from scrapy_soup import Soup
 from scrapy_soup.markup._url import (
     Base,
     css_url_spans,
@@ -586,3 +587,14 @@ def test_xml_declared_document_gives_no_parser_warning(document: str) -> None:
     assert 'href="https://example.com/x"' in absolutize_links(
         document, "https://example.com/"
     )
+
+
+@pytest.mark.parametrize("path", corpus_params(PAGES), ids=lambda p: p.name)
+def test_a_whole_page_string_is_written_as_its_soup_is(path: Path) -> None:
+    # The string path writes the root element with the fast serializer; the
+    # soup's own str() (checked against bs4's on the corpus) is the oracle.
+    text = read_page(path)
+    page_url = f"https://corpus.example/pages/{path.name}"
+    soup = Soup(text)
+    absolutize_links(soup, page_url)
+    assert absolutize_links(text, page_url) == str(soup)

@@ -266,17 +266,48 @@ def document_html(root: etree._Element, contents: str) -> str:
         elif public is None and system is not None and _SAFE_ID.match(system):
             value += f' SYSTEM "{system}"'
         doctype = f"<!DOCTYPE {value}>\n"
+    return doctype + _element_html(root, contents)
+
+
+def _element_html(el: etree._Element, contents: str) -> str:
+    """``<el …>`` *contents* ``</el>``, the tag written as `contents_html` writes tags."""
     # Made by the HTML parser's factory: lxml then checks attribute names
     # as HTML does ("xml:lang" is a name there).
     parser = _html_parser()
-    tag = str(root.tag)
+    tag = str(el.tag)
     holder = parser.makeelement("div")
     shell = etree.SubElement(holder, tag)
-    for key, value in root.items():
+    for key, value in el.items():
         with contextlib.suppress(ValueError):
             shell.set(lxml_name(key), value)
     start = contents_html(holder)
-    return f"{doctype}{start[: -len(tag) - 3]}{contents}</{tag}>"
+    return f"{start[: -len(tag) - 3]}{contents}</{tag}>"
+
+
+def soup_html(soup: Any) -> str:
+    """``str(soup)`` of an HTML document soup, its root element written fast.
+
+    The doctype, comments and whitespace around the root are the soup's
+    (bs4's document level); the root element is written by `contents_html`,
+    twice as fast as the soup's general renderer for the same text.  A soup
+    an edit left with text only the soup knows how to write (verbatim
+    whitespace, strings kept apart) is written by the soup.
+    """
+    doc = soup._doc
+    root: etree._Element | None = doc._root
+    if root is None or doc._mode != "html" or doc._verbatim or doc._segmented:
+        return str(soup)
+    out: list[str] = []
+    element = root
+    for child in soup.contents:
+        el = getattr(child, "_el", None)
+        if el is element:
+            out.append(_element_html(root, contents_html(root)))
+        elif el is not None and isinstance(el.tag, str):
+            out.append(child.decode())  # content after a stray </html>
+        else:
+            out.append(child.output_ready())
+    return "".join(out)
 
 
 #: The attributes that really have a namespace (set through lxml or parsed

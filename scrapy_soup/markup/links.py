@@ -30,6 +30,7 @@ from ._markup import (
     namespaced_names,
     set_attribute,
     set_text,
+    soup_html,
     target_element,
 )
 from ._url import (
@@ -321,7 +322,7 @@ def absolutize_links(
         with site_markup():  # (an XHTML or SVG document is HTML enough)
             soup = Soup(html_or_tag)
         absolutize_links(soup, base_url, extra_attrs=extra_attrs)
-        document: Any = str(soup)
+        document: Any = soup_html(soup)
         return document  # type: ignore[no-any-return]
     target = target_element(html_or_tag)
     try:
