@@ -136,7 +136,8 @@ class Tag(PageElement):
     def name(self) -> str:
         """The tag name (the local name; see `prefix` for XML)."""
         tag: str = self._el.tag
-        if tag[0] == "{":
+        # ``in`` is an operator, cheaper than indexing for the usual answer.
+        if "}" in tag and tag[0] == "{":
             return tag.split("}", 1)[1]
         return tag
 
