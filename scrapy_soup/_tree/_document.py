@@ -9,7 +9,8 @@ whitespace after ``</html>`` that bs4 keeps.  `Soup` builds on it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from itertools import chain
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from lxml import etree
@@ -623,13 +624,16 @@ class DocumentNode(Tag):
         """Every node of the document, in document order."""
         if self._el is not None:
             return iter_descendants(self._el, self._soup)
-        return self._iter_document()
+        # The nodes go from each part's iterator to the caller through
+        # `chain`, in C: a generator yielding from the walks resumed once
+        # more per node.
+        return chain.from_iterable(self._document_parts())
 
-    def _iter_document(self) -> Iterator[PageElement]:
+    def _document_parts(self) -> Iterator[Iterable[PageElement]]:
         for child in self._top_children():
-            yield child
+            yield (child,)
             if isinstance(child, Tag):
-                yield from iter_descendants(child._el, self._soup)
+                yield iter_descendants(child._el, self._soup)
 
     def __len__(self) -> int:
         return len(self._contents_list())
