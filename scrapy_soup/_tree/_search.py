@@ -27,7 +27,7 @@ from lxml import etree
 
 from . import _xpath
 from ._classes import classes
-from ._identity import TAIL_REFS, TEXT_REFS, WRAPPER_REFS, wrap, wrap_all
+from ._identity import NO_REF, TAIL_REFS, TEXT_REFS, WRAPPER_REFS, wrap, wrap_all
 from ._strainer import (
     AttributeResemblesVariableWarning,
     ElementFilter,
@@ -387,8 +387,7 @@ def _every_string(top: Any, doc: Any, results: list[Any]) -> None:
             done = stack.pop()
             raw = done.tail
             if raw:
-                ref = get_tail(done)
-                found = ref() if ref is not None else None
+                found = get_tail(done, NO_REF)()
                 if found is None or found._raw != raw:
                     found = new_string(done, True, doc, raw, None)
                 append(found)
@@ -396,13 +395,12 @@ def _every_string(top: Any, doc: Any, results: list[Any]) -> None:
         if isinstance(el.tag, str):
             raw = el.text
             if raw:
-                ref = get_text(el)
-                found = ref() if ref is not None else None
+                found = get_text(el, NO_REF)()
                 if found is None or found._raw != raw:
                     found = new_string(el, False, doc, raw, None)
                 append(found)
         else:  # a comment or PI: an empty one is no result
-            string = wrap(el, doc)
+            string = WRAPPER_REFS.get(el, NO_REF)() or wrap(el, doc)
             if string:
                 append(string)
     while len(stack) > 1:
