@@ -256,26 +256,20 @@ def _iter_names(
 ) -> list[Any] | None:
     """The tags of a search by names below one element, by lxml's ``iter``:
     one walk in C, half libxml2's time for a union of names, less than half
-    its instructions for every tag of a name (or any), with or without one
-    attribute present.  None (the XPath) for one name with a limit (libxml2
-    finds ``descendant-or-self::body[1]`` sooner), other predicates, XML."""
+    its instructions for every tag of a name (or any), with one attribute
+    present or a regex Python tests anyway (`TagPlan.iter_attribute`).  None
+    (the XPath) for one name with a limit (libxml2 finds
+    ``descendant-or-self::body[1]`` sooner), other predicates, XML."""
     names: tuple[Any, ...] = tag_plan.names
-    preds = tag_plan.predicates
     if not names and limit is None:
         names = (etree.Element,) if tag_plan.nodetest == "*" else (tag_plan.nodetest,)
-    attr = preds[0][1:] if len(preds) == 1 and preds[0][:1] == "@" else None
-    if (
-        not names
-        or (preds and not (attr and _xpath.is_simple_name(attr)))
-        or plan.axes not in _DOWN_AXES
-        or not tag_plan.exact
-        or _is_xml(doc)
-    ):
+    attr = tag_plan.iter_attribute()
+    if not names or attr is None or plan.axes not in _DOWN_AXES or _is_xml(doc):
         return None
     context = plan.context  # (``iter`` starts with the element itself)
     walk = context.iterdescendants if plan.axes[0] == "descendant" else context.iter
     found = walk(*names)
-    if attr is not None:
+    if attr:
         found = (el for el in found if el.get(attr) is not None)
     return list(found if limit is None else islice(found, limit))
 

@@ -170,6 +170,7 @@ class TagPlan:
         "never",
         "nodetest",
         "predicates",
+        "prefilters",
         "python_attrs",
         "python_name",
         "python_searches",
@@ -181,6 +182,9 @@ class TagPlan:
     def __init__(self) -> None:
         self.nodetest = "*"
         self.predicates: list[str] = []
+        #: How many of ``predicates`` only narrow the candidates of a regex
+        #: that Python runs on every node anyway (see `iter_attribute`).
+        self.prefilters = 0
         self.extensions: dict[tuple[str, str], Callable[..., Any]] = {}
         self.python_name = False
         self.raw_name = False
@@ -239,6 +243,27 @@ class TagPlan:
             if not match(value, rules[attr]):
                 return False
         return True
+
+    def iter_attribute(self) -> str | None:
+        """What a walk with lxml's ``iter()`` over the named tags must still
+        test, when it can stand for the plan's XPath: the one attribute that
+        must be there, or "" for none (`attribute_filter` then tests each
+        tag whole); None when only the XPath decides the match."""
+        preds = self.predicates
+        if self.exact:
+            if not preds:
+                return ""
+            attr = preds[0][1:]
+            if len(preds) == 1 and preds[0][:1] == "@" and is_simple_name(attr):
+                return attr
+            return None
+        if (
+            self.python_searches is not None
+            and not (self.python_name or self.raw_name or self.python_string)
+            and len(preds) == self.prefilters
+        ):
+            return ""
+        return None
 
     def attribute_filter(self, nodes: list[Any]) -> list[Any] | None:
         """The nodes that pass `python_searches` (None when the plan has none).
@@ -365,6 +390,7 @@ class TagPlan:
                     self.predicates.append(" or ".join(tests))
                 else:
                     self.predicates.append(ref)
+                self.prefilters += 1
             self.python_attrs.append(attr)
             return
         if xml:
