@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from lxml import etree
 
 from . import _xpath
+from ._attrs import split_value
 from ._classes import classes
 from ._identity import NO_REF, TAIL_REFS, TEXT_REFS, WRAPPER_REFS, wrap, wrap_all
 from ._strainer import (
@@ -257,19 +258,26 @@ def _iter_names(
     """The tags of a search by names below one element, by lxml's ``iter``:
     one walk in C, half libxml2's time for a union of names, less than half
     its instructions for every tag of a name (or any), with one attribute
-    present or a regex Python tests anyway (`TagPlan.iter_attribute`).  None
+    present or a regex Python tests anyway (`TagPlan.iter_test`).  None
     (the XPath) for one name with a limit (libxml2 finds
     ``descendant-or-self::body[1]`` sooner), other predicates, XML."""
     names: tuple[Any, ...] = tag_plan.names
     if not names and limit is None:
         names = (etree.Element,) if tag_plan.nodetest == "*" else (tag_plan.nodetest,)
-    attr = tag_plan.iter_attribute()
-    if not names or attr is None or plan.axes not in _DOWN_AXES or _is_xml(doc):
+    test = tag_plan.iter_test()
+    if not names or test is None or plan.axes not in _DOWN_AXES or _is_xml(doc):
         return None
+    attr, token = test
     context = plan.context  # (``iter`` starts with the element itself)
     walk = context.iterdescendants if plan.axes[0] == "descendant" else context.iter
     found = walk(*names)
-    if attr:
+    if token is not None:  # bs4's test: one of the split values (C first)
+        found = (
+            e
+            for e in found
+            if token in (v := e.get(attr) or "") and token in split_value(v)
+        )
+    elif attr:
         found = (el for el in found if el.get(attr) is not None)
     return list(found if limit is None else islice(found, limit))
 
