@@ -255,30 +255,30 @@ _DOWN_AXES = frozenset({("descendant",), ("descendant-or-self",)})
 def _iter_names(
     tag_plan: _xpath.TagPlan, plan: _Plan, limit: int | None, doc: Any
 ) -> list[Any] | None:
-    """The tags of a search by names below one element, by lxml's ``iter``:
-    one walk in C, half libxml2's time for a union of names, less than half
-    its instructions for every tag of a name (or any), with one attribute
-    present or a regex Python tests anyway (`TagPlan.iter_test`).  None
-    (the XPath) for one name with a limit (libxml2 finds
-    ``descendant-or-self::body[1]`` sooner), other predicates, XML."""
+    """The tags of a search below one element by lxml's ``iter`` (one walk in
+    C: half libxml2's time or less) by names or any, with an attribute there,
+    a class, or a regex Python tests anyway (`TagPlan.iter_test`); None (the
+    XPath, which stops there) with a limit but for names alone, or in XML."""
     names: tuple[Any, ...] = tag_plan.names
     if not names and limit is None:
         names = (etree.Element,) if tag_plan.nodetest == "*" else (tag_plan.nodetest,)
-    test = tag_plan.iter_test()
-    if not names or test is None or plan.axes not in _DOWN_AXES or _is_xml(doc):
+    test = tag_plan.iter_test() if names else None
+    if test is None or plan.axes not in _DOWN_AXES or _is_xml(doc):
         return None
     attr, token = test
+    if limit is not None and attr:
+        return None  # (libxml2 stops at the limit)
     context = plan.context  # (``iter`` starts with the element itself)
     walk = context.iterdescendants if plan.axes[0] == "descendant" else context.iter
     found = walk(*names)
     if token is not None:  # bs4's test: one of the split values (C first)
-        found = (
+        return [
             e
             for e in found
             if token in (v := e.get(attr) or "") and token in split_value(v)
-        )
-    elif attr:
-        found = (el for el in found if el.get(attr) is not None)
+        ]
+    if attr:  # (comprehensions: a generator's resume per tag cost a fifth)
+        return [el for el in found if el.get(attr) is not None]
     return list(found if limit is None else islice(found, limit))
 
 
