@@ -54,6 +54,10 @@ WRAPPER_REFS: dict[Any, Ref] = {}
 #: than the look-up itself.
 TEXT_REFS: dict[Any, Ref] = {}
 TAIL_REFS: dict[Any, Ref] = {}
+#: The default of a look-up in these maps, so that ``MAP.get(key, NO_REF)()``
+#: is the live object or None in one expression: a missing entry calls
+#: ``NoneType()``, which returns None (in C, as calling a `Ref` is).
+NO_REF: Any = type(None)
 
 
 def _forget_wrapper(ref: Ref) -> None:

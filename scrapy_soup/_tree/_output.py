@@ -516,39 +516,80 @@ _MAIN_TEXT = etree.XPath(
     "ancestor::template or ancestor::rt or ancestor::rp)]"
 )
 _ALL_TEXT_PLAIN = etree.XPath("descendant::text()", smart_strings=False)
-# libxml2's HTML parser gives <script>/<style> only text (their content is
-# raw text) and <template>/<rt>/<rp> are rare: when none of these hold an
-# element below the node, a text node is a NavigableString unless its
-# parent is a <script> or <style>.  One parent step per text node instead
-# of five ancestor walks: 3x faster on the corpus.
-_PLAIN_TEXT = "descendant::text()[not(parent::script | parent::style)]"
-_SIMPLE_TEXT = etree.XPath(_PLAIN_TEXT)
 # Plain strings ("smart" strings know their parent, which costs a third of
 # the time): only whitespace inside <pre>/<textarea> needs the parent.
-_SIMPLE_TEXT_PLAIN = etree.XPath(_PLAIN_TEXT, smart_strings=False)
 _MAIN_TEXT_PLAIN = etree.XPath(_MAIN_TEXT.path, smart_strings=False)
 _STRING_CONTAINER_TAGS = ("script", "style", "template", "rt", "rp")
 _SCANNED_TAGS = (*_STRING_CONTAINER_TAGS, *PRESERVE_WHITESPACE_TAGS)
+#: `_marked_text`'s XPaths, by the set of marker tag names.
+_MARKED: dict[frozenset[str], etree.XPath] = {}
 
 
-def _containers_below(el: Any) -> tuple[bool, bool]:
-    """Whether below ``el`` there is (a tag that makes the strings in it
-    something other than ``NavigableString``, other than a ``<script>`` or
-    ``<style>`` holding only text; a ``<pre>``/``<textarea>``).
+def _marked_text(el: Any, keep_pre: bool) -> tuple[list[str], list[int]] | None:
+    """The raw text of the ``NavigableString``s below ``el`` (HTML, not in a
+    string container), and the [start, end) bounds of the runs of it inside
+    a ``<pre>``/``<textarea>`` (with ``keep_pre``); None when the text of a
+    container could not be told apart (the caller's general XPath then).
 
-    One walk of the subtree in C (lxml's tag filter), stopping when both are
-    found: the XPath booleans it replaces walked the tree once per tag name.
+    libxml2 tests a predicate such as ``not(parent::script)`` on a text node
+    for three times what selecting it costs.  Here one XPath selects every
+    text node and, as markers, the string containers and ``<pre>`` tags
+    below ``el``, in document order; a container's text nodes are the items
+    right after its marker (usually one: its ``.text`` says so), and are cut
+    out.  The markers are few, found in the list by `list.index` (in C).
     """
-    nested = preserving = False
-    for found in el.iterdescendants(*_SCANNED_TAGS):
-        tag = found.tag
-        if tag in PRESERVE_WHITESPACE_TAGS:
-            preserving = True
-        elif (tag != "script" and tag != "style") or len(found):
-            nested = True
-        if nested and preserving:
-            break
-    return nested, preserving
+    names = _SCANNED_TAGS if keep_pre else _STRING_CONTAINER_TAGS
+    found = list(el.iterdescendants(*names))
+    if not found:
+        return _ALL_TEXT_PLAIN(el), []
+    key = frozenset([m.tag for m in found])
+    select = _MARKED.get(key)
+    if select is None:
+        steps = ["descendant::text()", *(f"descendant::{name}" for name in sorted(key))]
+        select = _MARKED[key] = etree.XPath(" | ".join(steps), smart_strings=False)
+    items: list[Any] = select(el)
+    index = items.index
+    out: list[str] = []
+    runs: list[int] = []  # the <pre> runs: start, end, start, end, ...
+    pos = pre_end = 0  # next item to take; where the current <pre> run ends
+    inside: set[Any] = set()  # markers inside a container cut out
+    for marker in found:
+        if marker in inside:
+            continue
+        try:
+            at = index(marker, pos)
+        except ValueError:  # pragma: no cover - the XPath selects what iter() finds
+            return None
+        if pos < pre_end:  # a run of <pre> text up to here
+            runs.append(len(out))
+            out += items[pos : min(at, pre_end)]
+            runs.append(len(out))
+            pos = min(at, pre_end)
+        out += items[pos:at]
+        if marker.tag in PRESERVE_WHITESPACE_TAGS:
+            if at >= pre_end:  # (a <pre> in a <pre> changes nothing)
+                pre_end = at + 1 + len(select(marker))
+            pos = at + 1
+            continue
+        # A string container: skip it and the items inside it.
+        text = marker.text
+        if len(marker):
+            inside.update(marker.iterdescendants(*names))
+            count = len(select(marker))
+        elif text is None:
+            count = 0
+        elif text and items[at + 1] == text and items[at + 2 : at + 3] != [""]:
+            count = 1  # one text node holds its text (libxml2 merges them)
+        else:
+            count = len(select(marker))
+        pos = at + 1 + count
+    if pos < pre_end:
+        runs.append(len(out))
+        out += items[pos:pre_end]
+        runs.append(len(out))
+        pos = pre_end
+    out += items[pos:]
+    return out, runs
 
 
 def _is_small(el: Any) -> bool:
@@ -584,11 +625,10 @@ def main_text_values(node: Tag, strip: bool = False) -> list[str]:
     """The values of the ``NavigableString``s below ``node``, found by XPath.
 
     A string is of class ``NavigableString`` exactly when no ``<script>``,
-    ``<style>``, ``<template>``, ``<rt>`` or ``<rp>`` encloses it, which one
-    XPath decides in C; only whitespace-only strings need a look at their
-    ancestors (they collapse unless in ``<pre>``/``<textarea>``).  With
-    ``strip``, the values stripped, empty ones left out (bs4's
-    ``get_text(strip=True)``).
+    ``<style>``, ``<template>``, ``<rt>`` or ``<rp>`` encloses it, and a
+    whitespace-only one collapses unless in ``<pre>``/``<textarea>``:
+    `_marked_text` finds both from one XPath.  With ``strip``, the values
+    stripped, empty ones left out (bs4's ``get_text(strip=True)``).
     """
     doc = node._doc
     is_xml = doc is not None and doc._mode == "xml"
@@ -615,44 +655,38 @@ def main_text_values(node: Tag, strip: bool = False) -> list[str]:
         # ancestor tests is cheaper than deciding whether the simple one
         # would do (two more lxml calls).
         return [v for v in map(str.strip, _MAIN_TEXT_PLAIN(el)) if v]
-    nested = preserving = False
-    if not is_xml:
-        nested, preserving = _containers_below(el)
-        nested = (
-            nested
-            or el.tag in _STRING_CONTAINER_TAGS
-            or any(True for _ in el.iterancestors(*_STRING_CONTAINER_TAGS))
-        )
-    simple = not nested
-    if strip:
-        # Whitespace-only strings strip to nothing whether they collapse
-        # or not: no need to know about <pre>/<textarea>.
-        if is_xml:
-            found = _ALL_TEXT_PLAIN(el)
-        else:
-            found = (_SIMPLE_TEXT_PLAIN if simple else _MAIN_TEXT_PLAIN)(el)
-        return [v for v in map(str.strip, [*found, *trailer]) if v]
-    # Whitespace-only strings collapse unless a <pre>/<textarea> encloses
-    # them; when there is none around or below, skip the per-string look.
-    may_preserve = not is_xml and (
-        preserving
-        or any(True for _ in el.iterancestors(*PRESERVE_WHITESPACE_TAGS))
-        or el.tag in PRESERVE_WHITESPACE_TAGS
-    )
+    raw: list[str] | None = None
+    runs: list[int] = []
+    preserve_all = False
     if is_xml:
-        values = _ALL_TEXT_PLAIN(el)
-    elif may_preserve:
-        values = (_SIMPLE_TEXT if simple else _MAIN_TEXT)(el)
-    else:
-        values = (_SIMPLE_TEXT_PLAIN if simple else _MAIN_TEXT_PLAIN)(el)
-    if not may_preserve:
-        out = _collapse_blank(values)
-        if trailer:
-            out.extend(trailer)
+        raw = _ALL_TEXT_PLAIN(el)
+    elif el.tag not in _STRING_CONTAINER_TAGS and not any(
+        True for _ in el.iterancestors(*_STRING_CONTAINER_TAGS)
+    ):
+        # Whitespace-only strings collapse unless a <pre>/<textarea>
+        # encloses them; stripped, they go whether they collapse or not.
+        preserve_all = el.tag in PRESERVE_WHITESPACE_TAGS or any(
+            True for _ in el.iterancestors(*PRESERVE_WHITESPACE_TAGS)
+        )
+        marked = _marked_text(el, not strip and not preserve_all)
+        if marked is not None:
+            raw, runs = marked
+    if raw is not None:
+        if strip:
+            return [v for v in map(str.strip, [*raw, *trailer]) if v]
+        out = raw if preserve_all else _collapse_blank(raw)
+        for at in range(0, len(runs), 2):
+            start, end = runs[at], runs[at + 1]
+            out[start:end] = raw[start:end]
+        out.extend(trailer)
         return out
+    # Inside a string container (its strings are of its class): the ancestor
+    # tests of one XPath, and a look at the ancestors of blank strings.
+    if strip:
+        return [v for v in map(str.strip, [*_MAIN_TEXT_PLAIN(el), *trailer]) if v]
     out = []
     append = out.append
-    for value in values:
+    for value in _MAIN_TEXT(el):
         if value.strip(ASCII_SPACES):
             append(value)
         else:
@@ -660,8 +694,7 @@ def main_text_values(node: Tag, strip: bool = False) -> list[str]:
             if value.is_tail:
                 parent = parent.getparent()
             append(normalize_text(str(value), parent, is_xml))
-    if trailer:
-        out.extend(trailer)
+    out.extend(trailer)
     return out
 
 

@@ -26,8 +26,9 @@ from typing import TYPE_CHECKING, Any
 from lxml import etree
 
 from . import _xpath
+from ._attrs import split_value
 from ._classes import classes
-from ._identity import TAIL_REFS, TEXT_REFS, WRAPPER_REFS, wrap, wrap_all
+from ._identity import NO_REF, TAIL_REFS, TEXT_REFS, WRAPPER_REFS, wrap, wrap_all
 from ._strainer import (
     AttributeResemblesVariableWarning,
     ElementFilter,
@@ -254,30 +255,31 @@ _DOWN_AXES = frozenset({("descendant",), ("descendant-or-self",)})
 def _iter_names(
     tag_plan: _xpath.TagPlan, plan: _Plan, limit: int | None, doc: Any
 ) -> list[Any] | None:
-    """The tags of a search for several names below one element, by lxml's ``iter``.
-
-    ``el.iter("h1", "h2", "h3")`` walks the tree once in C: twice as fast
-    as libxml2's union of name steps (one walk per name).  None (use the
-    XPath) for one name, where libxml2 is as fast and finds a first match
-    (``descendant-or-self::body[1]``) far sooner than ``iter``; and in XML,
-    where names go through namespaces.
-    """
-    names = tag_plan.names
-    if (
-        len(names) < 2
-        or tag_plan.predicates
-        or plan.axes not in _DOWN_AXES
-        or not tag_plan.exact
-        or _is_xml(doc)
-    ):
+    """The tags of a search below one element by lxml's ``iter`` (one walk in
+    C: half libxml2's time or less) by names or any, with an attribute there,
+    a class, or a regex Python tests anyway (`TagPlan.iter_test`); None (the
+    XPath, which stops there) with a limit but for names alone, or in XML."""
+    names: tuple[Any, ...] = tag_plan.names
+    if not names and limit is None:
+        names = (etree.Element,) if tag_plan.nodetest == "*" else (tag_plan.nodetest,)
+    test = tag_plan.iter_test() if names else None
+    if test is None or plan.axes not in _DOWN_AXES or _is_xml(doc):
         return None
-    context = plan.context
-    found = context.iter(*names)
-    if plan.axes[0] == "descendant" and context.tag in names:
-        next(found)  # ``iter`` starts with the element itself
-    if limit is None:
-        return list(found)
-    return list(islice(found, limit))
+    attr, token = test
+    if limit is not None and attr:
+        return None  # (libxml2 stops at the limit)
+    context = plan.context  # (``iter`` starts with the element itself)
+    walk = context.iterdescendants if plan.axes[0] == "descendant" else context.iter
+    found = walk(*names)
+    if token is not None:  # bs4's test: one of the split values (C first)
+        return [
+            e
+            for e in found
+            if token in (v := e.get(attr) or "") and token in split_value(v)
+        ]
+    if attr:  # (comprehensions: a generator's resume per tag cost a fifth)
+        return [el for el in found if el.get(attr) is not None]
+    return list(found if limit is None else islice(found, limit))
 
 
 def _document_of(node: Any) -> Any:
@@ -385,8 +387,7 @@ def _every_string(top: Any, doc: Any, results: list[Any]) -> None:
             done = stack.pop()
             raw = done.tail
             if raw:
-                ref = get_tail(done)
-                found = ref() if ref is not None else None
+                found = get_tail(done, NO_REF)()
                 if found is None or found._raw != raw:
                     found = new_string(done, True, doc, raw, None)
                 append(found)
@@ -394,13 +395,12 @@ def _every_string(top: Any, doc: Any, results: list[Any]) -> None:
         if isinstance(el.tag, str):
             raw = el.text
             if raw:
-                ref = get_text(el)
-                found = ref() if ref is not None else None
+                found = get_text(el, NO_REF)()
                 if found is None or found._raw != raw:
                     found = new_string(el, False, doc, raw, None)
                 append(found)
         else:  # a comment or PI: an empty one is no result
-            string = wrap(el, doc)
+            string = WRAPPER_REFS.get(el, NO_REF)() or wrap(el, doc)
             if string:
                 append(string)
     while len(stack) > 1:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import warnings
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from itertools import chain
 from typing import IO, TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, overload
 
 from lxml import etree
@@ -207,13 +208,16 @@ class DocumentNode(Tag):
         """Every node of the document, in document order."""
         if self._el is not None:
             return iter_descendants(self._el, self._doc)
-        return self._iter_document()
+        # The nodes go from each part's iterator to the caller through
+        # `chain`, in C: a generator yielding from the walks resumed once
+        # more per node.
+        return chain.from_iterable(self._document_parts())
 
-    def _iter_document(self) -> Iterator[PageElement]:
+    def _document_parts(self) -> Iterator[Iterable[PageElement]]:
         for child in self._doc._top_children():
-            yield child
+            yield (child,)
             if isinstance(child, Tag):
-                yield from iter_descendants(child._el, self._doc)
+                yield iter_descendants(child._el, self._doc)
 
     def __len__(self) -> int:
         return len(self._contents_list())

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ._classes import classes
-from ._identity import WRAPPER_REFS, wrap
+from ._identity import NO_REF, WRAPPER_REFS, wrap
 from ._modify import _index_in
 from ._node import PageElement, node_next_sibling, node_previous_sibling
 from ._text import node_raw_text, normalize_text
@@ -22,6 +22,9 @@ if TYPE_CHECKING:
     from ._formatter import FormatterOrName
     from ._node import StringTypes
     from ._tag import Tag
+
+
+_wrapper_ref = WRAPPER_REFS.get
 
 
 class NavigableString(str, PageElement):  # type: ignore[misc]
@@ -172,11 +175,8 @@ class NavigableString(str, PageElement):  # type: ignore[misc]
 
     @property
     def next_sibling(self) -> PageElement | None:
-        el = self._el
-        if el is not None:
-            return node_next_sibling(self, el)
         owner = self._owner
-        if owner is not None:
+        if owner is not None and self._el is None:  # a text slot's string
             seg = self._seg
             if seg is not None and seg[-1] is not self and self._is_live():
                 at = _index_in(seg, self)
@@ -192,12 +192,13 @@ class NavigableString(str, PageElement):  # type: ignore[misc]
                 following = owner[0] if len(owner) else None
             if following is None:
                 return None
-            ref = WRAPPER_REFS.get(following)
-            if ref is not None:
-                found = ref()
-                if found is not None:
-                    return found  # type: ignore[no-any-return]
+            found = _wrapper_ref(following, NO_REF)()
+            if found is not None:
+                return found  # type: ignore[no-any-return]
             return wrap(following, self._doc)  # type: ignore[no-any-return]
+        el = self._el
+        if el is not None:
+            return node_next_sibling(self, el)
         doc = self._doc
         if doc is not None:
             return doc._top_level_sibling(self, 1)  # type: ignore[no-any-return]

@@ -22,7 +22,7 @@ from ._attrs import (
     wrap_value,
 )
 from ._classes import classes
-from ._identity import remember, wrap
+from ._identity import NO_REF, TAIL_REFS, WRAPPER_REFS, remember, wrap
 from ._node import PageElement, node_next_sibling, node_previous_sibling
 from ._output import iter_strings, main_text_values, render, structurally_equal
 from ._strings import CData, NavigableString
@@ -57,6 +57,9 @@ _NOT_TAG_NAMES = frozenset(
     }
 )  # fmt: skip
 
+
+_wrapper_ref = WRAPPER_REFS.get
+_tail_ref = TAIL_REFS.get
 
 #: What bs4 keeps on a tag that has no slot here (``sourcepos``, a
 #: ``preserve_whitespace_tags`` of its own), for the few tags given one:
@@ -136,7 +139,8 @@ class Tag(PageElement):
     def name(self) -> str:
         """The tag name (the local name; see `prefix` for XML)."""
         tag: str = self._el.tag
-        if tag[0] == "{":
+        # ``in`` is an operator, cheaper than indexing for the usual answer.
+        if "}" in tag and tag[0] == "{":
             return tag.split("}", 1)[1]
         return tag
 
@@ -331,7 +335,23 @@ class Tag(PageElement):
 
     @property
     def next_sibling(self) -> PageElement | None:
-        return node_next_sibling(self, self._el)
+        # `node_next_sibling` inline for a remembered sibling: the step of
+        # every sibling walk (a top-level element's siblings are the soup's).
+        el = self._el
+        if el.getparent() is not None:
+            raw = el.tail
+            if raw:
+                found = _tail_ref(el, NO_REF)()
+                if found is not None and found._raw == raw:
+                    return found  # type: ignore[no-any-return]
+            else:
+                following = el.getnext()
+                if following is None:
+                    return None
+                found = _wrapper_ref(following, NO_REF)()
+                if found is not None:
+                    return found  # type: ignore[no-any-return]
+        return node_next_sibling(self, el)
 
     @property
     def previous_sibling(self) -> PageElement | None:

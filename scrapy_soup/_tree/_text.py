@@ -12,8 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from lxml import etree
+
 from ._classes import classes
 from ._identity import (
+    NO_REF,
     TAIL_REFS,
     TEXT_REFS,
     WRAPPER_REFS,
@@ -32,6 +35,11 @@ if TYPE_CHECKING:
 
 
 _new_str = str.__new__
+#: The maps' look-ups, bound once (module globals are cached by the
+#: interpreter; a local binding costs two look-ups per call).
+_wrapper_ref = WRAPPER_REFS.get
+_text_ref = TEXT_REFS.get
+_tail_ref = TAIL_REFS.get
 
 
 def node_raw_text(node: _Element) -> str:
@@ -213,27 +221,22 @@ def child_nodes(el: _Element, doc: Document | None) -> list[Any]:
     """An element's contents as bs4 lists them: text, children and their tails."""
     out: list[Any] = []
     append = out.append
-    get_wrapper = WRAPPER_REFS.get
-    get_tail = TAIL_REFS.get
     # Every string here has ``el`` as its parent: one look at the ancestors
     # serves all the strings that are not remembered yet.
     walk: TextContext | None = None
     raw = el.text
     if raw:
-        ref = TEXT_REFS.get(el)
-        found = ref() if ref is not None else None
+        found = _text_ref(el, NO_REF)()
         if found is None or found._raw != raw:
             walk = TextContext.inside(el, doc)
             found = new_string(el, False, doc, raw, walk)
         append(found)
     for child in el:
-        ref = get_wrapper(child)
-        found = ref() if ref is not None else None
+        found = _wrapper_ref(child, NO_REF)()
         append(found if found is not None else wrap(child, doc))
         raw = child.tail
         if raw:
-            ref = get_tail(child)
-            found = ref() if ref is not None else None
+            found = _tail_ref(child, NO_REF)()
             if found is None or found._raw != raw:
                 if walk is None:
                     walk = TextContext.inside(el, doc)
@@ -372,48 +375,57 @@ def iter_descendants(el: _Element, doc: Document | None) -> Iterator[Any]:
     return items
 
 
+#: What `_iter_descendants` does with a node by its lxml ``.tag``: an
+#: ordinary element is not in these (None), a tag that changes the text
+#: context is True (HTML only), a comment, PI or entity (whose ``.text`` is
+#: not a string of the tree) False.  One look-up instead of a type test and
+#: a set test per node.
+_NOT_ELEMENT_TAGS: dict[Any, bool] = {
+    etree.Comment: False,
+    etree.ProcessingInstruction: False,
+    etree.Entity: False,
+}
+_HTML_KINDS: dict[Any, bool] = {
+    **dict.fromkeys(TEXT_CONTEXT_TAGS, True),
+    **_NOT_ELEMENT_TAGS,
+}
+
+
 def _iter_descendants(el: _Element, doc: Document | None) -> Iterator[Any]:
     """`iter_descendants`, each slot's text as one string."""
-    get_wrapper = WRAPPER_REFS.get
-    get_text = TEXT_REFS.get
-    get_tail = TAIL_REFS.get
     walk = TextContext.inside(el, doc)
-    special_tags = frozenset() if walk.is_xml else TEXT_CONTEXT_TAGS
+    kind_of = (_NOT_ELEMENT_TAGS if walk.is_xml else _HTML_KINDS).get
     raw = el.text
     if raw:
         yield text_string(el, False, doc, raw, walk)
     # Each entry: an element, the iterator over its children, and whether
     # it changed the text context (to undo when its subtree ends).
-    stack: list[tuple[Any, Iterator[Any], bool]] = [(el, iter(el), True)]
+    stack: list[tuple[Any, Iterator[Any], bool | None]] = [(el, iter(el), True)]
     while stack:
         children = stack[-1][1]
         for child in children:
             # Inline `wrap` and `text_string` for remembered nodes: a walk
             # over a tree walked before is only these lookups.
-            ref = get_wrapper(child)
-            found = ref() if ref is not None else None
+            found = _wrapper_ref(child, NO_REF)()
             yield found if found is not None else wrap(child, doc)
-            tag = child.tag
-            if isinstance(tag, str):
-                special = tag in special_tags
-                if special:
+            kind = kind_of(child.tag)
+            if kind is not False:  # an element
+                if kind:
                     walk.enter(child)
                 raw = child.text
                 if raw:
-                    ref = get_text(child)
-                    found = ref() if ref is not None else None
+                    found = _text_ref(child, NO_REF)()
                     if found is None or found._raw != raw:
                         found = new_string(child, False, doc, raw, walk)
                     yield found
                 if len(child):
-                    stack.append((child, iter(child), special))
+                    stack.append((child, iter(child), kind))
                     break
-                if special:
+                if kind:
                     walk.leave(child)
             raw = child.tail
             if raw:
-                ref = get_tail(child)
-                found = ref() if ref is not None else None
+                found = _tail_ref(child, NO_REF)()
                 if found is None or found._raw != raw:
                     found = new_string(child, True, doc, raw, walk)
                 yield found
@@ -424,7 +436,10 @@ def _iter_descendants(el: _Element, doc: Document | None) -> Iterator[Any]:
             if stack:
                 raw = parent.tail
                 if raw:
-                    yield text_string(parent, True, doc, raw, walk)
+                    found = _tail_ref(parent, NO_REF)()
+                    if found is None or found._raw != raw:
+                        found = new_string(parent, True, doc, raw, walk)
+                    yield found
 
 
 def segmented(node: Any) -> bool:

@@ -170,17 +170,25 @@ class TagPlan:
         "never",
         "nodetest",
         "predicates",
+        "prefilters",
         "python_attrs",
         "python_name",
         "python_searches",
         "python_string",
         "raw_name",
+        "token",
         "xpaths",
     )
 
     def __init__(self) -> None:
         self.nodetest = "*"
         self.predicates: list[str] = []
+        #: How many of ``predicates`` only narrow the candidates of a regex
+        #: that Python runs on every node anyway (see `iter_attribute`).
+        self.prefilters = 0
+        #: (attribute, token) when the plan's one predicate is ``class_="x"``'s
+        #: kind: a multi-valued attribute holding one whitespace-free value.
+        self.token: tuple[str, str] | None = None
         self.extensions: dict[tuple[str, str], Callable[..., Any]] = {}
         self.python_name = False
         self.raw_name = False
@@ -239,6 +247,32 @@ class TagPlan:
             if not match(value, rules[attr]):
                 return False
         return True
+
+    def iter_test(self) -> tuple[str, str | None] | None:
+        """What a walk with lxml's ``iter()`` over the named tags must still
+        test, when it can stand for the plan's XPath: (an attribute that must
+        be there, or "" for none; a token its split value must hold, or
+        None).  With neither, `attribute_filter` may test each tag whole.
+        None when only the XPath decides the match."""
+        preds = self.predicates
+        if self.exact:
+            if not preds:
+                return "", None
+            if len(preds) > 1:
+                return None
+            if self.token is not None:
+                return self.token
+            attr = preds[0][1:]
+            if preds[0][:1] == "@" and is_simple_name(attr):
+                return attr, None
+            return None
+        if (
+            self.python_searches is not None
+            and not (self.python_name or self.raw_name or self.python_string)
+            and len(preds) == self.prefilters
+        ):
+            return "", None
+        return None
 
     def attribute_filter(self, nodes: list[Any]) -> list[Any] | None:
         """The nodes that pass `python_searches` (None when the plan has none).
@@ -365,12 +399,26 @@ class TagPlan:
                     self.predicates.append(" or ".join(tests))
                 else:
                     self.predicates.append(ref)
+                self.prefilters += 1
             self.python_attrs.append(attr)
             return
         if xml:
             pred = self._value_predicate(ref, rules, multi=False)
         elif attr in _UNIVERSAL_MULTI:
             pred = self._value_predicate(ref, rules, multi=True)
+            rule = rules[0]
+            if (
+                pred is not None
+                and len(rules) == 1
+                and ref == f"@{attr}"
+                and rule.string is not None
+                and split_value(rule.string) == [rule.string]
+                and rule.pattern is None
+                and rule.function is None
+                and rule.present is None
+                and not rule.exclude_everything
+            ):
+                self.token = (attr, rule.string)
         elif attr in _TAG_MULTI:
             single = self._value_predicate(ref, rules, multi=False)
             multi = self._value_predicate(ref, rules, multi=True)
