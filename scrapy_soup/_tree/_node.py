@@ -234,6 +234,17 @@ _new_str = str.__new__
 classes.PageElement = PageElement
 
 
+def node_parent(el: _Element, doc: Document | None) -> Any:
+    """The parent of a node lxml holds: its element, the soup for a node at
+    the document's top level (the root, the comments around it), or None."""
+    parent = el.getparent()
+    if parent is not None:
+        return wrap(parent, doc)
+    if doc is not None and doc._is_top_level(el):
+        return doc.soup
+    return None
+
+
 def node_next_sibling(wrapper: Any, el: _Element) -> PageElement | None:
     doc = wrapper._doc
     if el.getparent() is None:

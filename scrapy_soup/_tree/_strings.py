@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from ._classes import classes
 from ._identity import NO_REF, WRAPPER_REFS, wrap
 from ._modify import _index_in
-from ._node import PageElement, node_next_sibling, node_previous_sibling
+from ._node import PageElement, node_next_sibling, node_parent, node_previous_sibling
 from ._text import node_raw_text, normalize_text
 
 if TYPE_CHECKING:
@@ -145,13 +145,7 @@ class NavigableString(str, PageElement):  # type: ignore[misc]
     def parent(self) -> Tag | None:
         el = self._el
         if el is not None:
-            parent = el.getparent()
-            if parent is not None:
-                return wrap(parent, self._doc)  # type: ignore[no-any-return]
-            doc = self._doc
-            if doc is not None and doc._is_top_level(el):
-                return doc.soup
-            return None
+            return node_parent(el, self._doc)  # type: ignore[no-any-return]
         owner = self._owner
         if owner is not None:
             if not self._is_live():

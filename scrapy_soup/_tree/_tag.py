@@ -22,8 +22,8 @@ from ._attrs import (
     wrap_value,
 )
 from ._classes import classes
-from ._identity import NO_REF, TAIL_REFS, WRAPPER_REFS, remember, wrap
-from ._node import PageElement, node_next_sibling, node_previous_sibling
+from ._identity import NO_REF, TAIL_REFS, WRAPPER_REFS, remember
+from ._node import PageElement, node_next_sibling, node_parent, node_previous_sibling
 from ._output import iter_strings, main_text_values, render, structurally_equal
 from ._strings import CData, NavigableString
 from ._tables import PRESERVE_WHITESPACE_TAGS, VOID_ELEMENTS
@@ -324,14 +324,7 @@ class Tag(PageElement):
     # -- navigation ------------------------------------------------------------
     @property
     def parent(self) -> Tag | None:
-        el = self._el
-        parent = el.getparent()
-        if parent is not None:
-            return wrap(parent, self._doc)  # type: ignore[no-any-return]
-        doc = self._doc
-        if doc is not None and doc._is_top_level(el):
-            return doc.soup
-        return None
+        return node_parent(self._el, self._doc)  # type: ignore[no-any-return]
 
     @property
     def next_sibling(self) -> PageElement | None:
