@@ -266,3 +266,37 @@ def test_libxml2_trees_pinned() -> None:
     # fragment is parsed as before, without its document tags.
     soup = Soup('<html><body>x<a title="</body>">y</a></body></html>', "fragment")
     assert str(soup) == 'x<a title="&lt;/body&gt;">y</a>'
+
+
+# -- Python 3.10's scan ---------------------------------------------------------
+# The one-pass scan needs possessive quantifiers (Python 3.11); 3.10 steps
+# from tag to tag in Python (`_mark_by_steps`).  Both must mark the same.
+_PIECES = [
+    "<html>", "</html>", "<head>", "</head >", "<body class='x>y'>", "</BODY>",
+    "<!--", "-->", "--!>", "<script>", "</script>", "<title>", "</title>", "<!x>",
+    "<?p?>", "<p>", "text", " ", "<", ">", "'", '"', "<plaintext>", "<textarea>",
+    "</textarea>", "<htmlx>", "</b", "<xmp>", "</xmp>", "<<", "---",
+]  # fmt: skip
+
+
+def _both_scans(data: bytes) -> tuple[Any, Any]:
+    from scrapy_soup._tree import _parse
+
+    steps = _parse._mark_by_steps(data, _parse.FRAGMENT_START)
+    if _parse._DOCUMENT_TAG_SCAN is None:  # Python 3.10: the steps are the scan
+        assert _parse._mark(data, _parse.FRAGMENT_START) == steps
+        return steps, steps
+    return _parse._mark(data, _parse.FRAGMENT_START), steps
+
+
+@pytest.mark.parametrize("path", corpus_params(PAGES), ids=lambda p: p.name)
+def test_the_310_scan_marks_corpus_pages_as_the_one_pass_scan(path: Path) -> None:
+    one_pass, steps = _both_scans(path.read_bytes())
+    assert one_pass == steps
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=14))
+def test_the_310_scan_marks_markup_as_the_one_pass_scan(pieces: list[str]) -> None:
+    one_pass, steps = _both_scans("".join(pieces).encode())
+    assert one_pass == steps

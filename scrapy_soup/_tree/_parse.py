@@ -297,10 +297,29 @@ _STEP = b"|".join(
 #: whole; 2: an end tag's name, 3: the rest of it to ``>``) or the end.
 #: The steps stop only there, so each match starts where the last ended,
 #: and the matches are the tags a scan from the start reads, in order.
-_DOCUMENT_TAG_SCAN = re.compile(
+_DOCUMENT_TAG_SCAN_SOURCE = (
     rb"[^<]*+(?:%b)*+(?:<++(%b)(?=[\s/>])(?:[^>\"']++|\"[^\"]*+\"|'[^']*+')*+"
     rb"|<++/(%b)(?=[\s/>])([^>]*+>)?|\Z)" % (_STEP, _DOCUMENT_NAME, _DOCUMENT_NAME)
 )
+_DOCUMENT_TAG_SCAN: re.Pattern[bytes] | None
+try:
+    _DOCUMENT_TAG_SCAN = re.compile(_DOCUMENT_TAG_SCAN_SOURCE)
+except re.error:  # possessive quantifiers are Python 3.11's: `_mark_by_steps`
+    _DOCUMENT_TAG_SCAN = None
+
+#: Python 3.10's scan (`_mark_by_steps`): the tags around which libxml2
+#: reads text (comments, declarations and processing instructions, raw-text
+#: elements) and the document tags, found one after another.
+_DOCUMENT_TAG_CONTEXT = re.compile(
+    rb"<(?:(!--)|([!?])"
+    rb"|(script|style|title|textarea|xmp|iframe|noembed|noframes|plaintext)(?=[\s/>])"
+    rb"|(/?)(html|head|body)(?=[\s/>]))",
+    re.I,
+)
+_ANY_DOCUMENT_TAG = re.compile(rb"</?(?:html|head|body)[\s/>]", re.I)
+_RAW_TEXT_END: dict[bytes, re.Pattern[bytes]] = {}
+#: The attributes of a start tag, quoted values stepped over.
+_ATTRIBUTES = re.compile(rb"(?:[^>\"']+|\"[^\"]*\"|'[^']*')*")
 
 
 #: What a fragment is parsed after: libxml2 then moves nothing into a <head>.
@@ -331,6 +350,8 @@ def _mark(data: bytes, prefix: bytes) -> tuple[bytes, int, int] | None:
     document tag: a loop searching for each comment, raw-text element and
     tag in turn cost a quarter of the parse.  None: no tag to rename.
     """
+    if _DOCUMENT_TAG_SCAN is None:
+        return _mark_by_steps(data, prefix)
     out: list[bytes] = [prefix]
     starts = ends = done = last = 0
     for found in _DOCUMENT_TAG_SCAN.finditer(data):
@@ -357,6 +378,55 @@ def _mark(data: bytes, prefix: bytes) -> tuple[bytes, int, int] | None:
                 # where libxml2 reads text would not be one (see unmark).
                 out += (found[3], _END_MARK_ELEMENTS[name.lower()])
                 ends += 1
+    if len(out) == 1:
+        return None
+    out.append(data[done:])
+    return b"".join(out), starts, ends
+
+
+def _mark_by_steps(data: bytes, prefix: bytes) -> tuple[bytes, int, int] | None:
+    """`_mark` on Python 3.10 (no possessive quantifiers): the same marks.
+
+    A search for the next tag that matters, then a step over it in Python.
+    """
+    if _ANY_DOCUMENT_TAG.search(data) is None:
+        return None
+    out: list[bytes] = [prefix]
+    starts = ends = done = pos = 0
+    size = len(data)
+    while (found := _DOCUMENT_TAG_CONTEXT.search(data, pos)) is not None:
+        comment, declaration, raw, slash, name = found.groups()
+        pos = found.end()
+        if name is not None:
+            if starts + ends >= MAX_DOCUMENT_TAGS:
+                return None
+            out += (data[done : found.start()], b"<", slash, _WRITTEN_BYTES, name)
+            done = pos
+            if slash and (close := data.find(b">", pos)) != -1:
+                # An element that only the end tag's parse makes (see unmark).
+                pos = done = close + 1
+                out += (data[found.end() : pos], _END_MARK_ELEMENTS[name.lower()])
+                ends += 1
+            if not slash:
+                starts += 1
+                pos = _ATTRIBUTES.match(data, pos).end()  # type: ignore[union-attr]
+        elif comment is not None:
+            close = data.find(b"-->", pos - 2)
+            pos = size if close == -1 else close + 3
+        elif declaration is not None:
+            close = data.find(b">", pos)
+            pos = size if close == -1 else close + 1
+        elif raw.lower() == b"plaintext":
+            break
+        else:
+            key = raw.lower()
+            ending = _RAW_TEXT_END.get(key)
+            if ending is None:
+                ending = _RAW_TEXT_END[key] = re.compile(
+                    rb"</" + key + rb"(?=[\s/>])", re.I
+                )
+            closed = ending.search(data, pos)
+            pos = size if closed is None else closed.end()
     if len(out) == 1:
         return None
     out.append(data[done:])
