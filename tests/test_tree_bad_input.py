@@ -7,7 +7,7 @@ import warnings
 
 import bs4
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
@@ -64,16 +64,26 @@ def test_any_bytes_parse(data: bytes) -> None:
     )
     | st.text(max_size=300)
 )
+@example("<?xml")  # both warn: it looks like XML
 @settings(max_examples=150, deadline=None)
 def test_any_text_parses_like_bs4(text: str) -> None:
     """Any text (NULs, lone surrogates aside) gives bs4's output."""
     text = text.replace("\x00", "")
     if any(0xD800 <= ord(c) <= 0xDFFF for c in text):
         return
-    with warnings.catch_warnings():
-        # bs4 warns when the text looks like a file name ('.XML'); it still parses it.
-        warnings.simplefilter("ignore", bs4.MarkupResemblesLocatorWarning)
-        ours, theirs = Soup(text), bs4.BeautifulSoup(text, "lxml")
+    # bs4 warns when the text looks like a file name ('.XML'), and when it
+    # looks like XML ('<?xml'); it still parses it.  The soup warns of the
+    # second where bs4 does.
+    with warnings.catch_warnings(record=True) as ours_said:
+        warnings.simplefilter("always")
+        ours = Soup(text)
+    with warnings.catch_warnings(record=True) as theirs_said:
+        warnings.simplefilter("always")
+        theirs = bs4.BeautifulSoup(text, "lxml")
+    xml = "XMLParsedAsHTMLWarning"
+    assert [w.category.__name__ for w in ours_said if w.category.__name__ == xml] == [
+        w.category.__name__ for w in theirs_said if w.category.__name__ == xml
+    ]
     assert ours.get_text() == theirs.get_text()
     assert str(ours) == str(theirs)
 
