@@ -233,7 +233,9 @@ class Document:
         ``hidden``, strings an edit keeps apart) stay.  The top-level
         strings stop pointing at the document, so that nothing here points
         back at it: with no tag or string held elsewhere, the document and
-        its tree are freed by reference counting, now.
+        its tree are freed by reference counting, now.  A tag still held
+        gets a soup of its own (`soup`): the old one may stand for another
+        document now (`Soup.reset`).
         """
         kept = self._kept
         stays: list[tuple[Any, Any]] = []
@@ -247,6 +249,7 @@ class Document:
         kept.update(reversed(stays))
         for string in self._top_level_strings():
             string._doc = None
+        self._facade = None
 
     def _set_container(self, el: Any) -> None:
         self._mode = "fragment"

@@ -52,7 +52,7 @@ def strain(soup: Soup, parse_only: ElementFilter) -> None:
     strings_only = not any(isinstance(node, Tag) for node in kept)
     old = soup._doc
     mode = old._mode if strings_only else "fragment"
-    old._facade = None  # (the soup now stands for a new document)
+    old.release()  # (the soup now stands for a new document)
     type(soup).__init__(soup, "", mode, base_url=old._base_url)
     doc = soup._doc
     soup.is_xml = is_xml

@@ -22,6 +22,7 @@ from ._identity import wrap_all
 from ._xpath import NS
 
 if TYPE_CHECKING:
+    from ._document import Document
     from ._strainer import ResultSet
     from ._tag import Tag
 
@@ -234,11 +235,8 @@ class CSS:
             return getattr(tag, "_root", None), True, doc
         return el, False, doc
 
-    def _mode(self, doc: Any) -> str:
-        mode = getattr(doc, "_mode", None)
-        if mode in ("html", "xml", "fragment"):
-            return mode  # type: ignore[no-any-return]
-        return "xml" if getattr(doc, "is_xml", False) else "html"
+    def _mode(self, doc: Document | None) -> str:
+        return doc._mode if doc is not None else "html"
 
     def _compiled(
         self, select: str | CompiledSelector, namespaces: Any, context: Any

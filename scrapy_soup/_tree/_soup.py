@@ -563,16 +563,14 @@ class Soup(DocumentNode):
     def decompose(self) -> None:
         """Destroy the document at once (bs4's ``decompose`` of the soup).
 
-        The soup is left empty and marked decomposed.  It lets go of its
-        tree and of the wrappers it kept for it (`_kept`), deepest first, so
-        their memory is freed now, not later by the cyclic garbage
-        collector.  Tags and strings someone still holds keep their part of
-        the tree.
+        The soup is left empty and marked decomposed.  Its document lets go
+        of every wrapper it kept, those with state of their own too (which
+        `reset` keeps for a tag someone still holds).  Tags and strings
+        someone still holds keep their part of the tree.
         """
-        kept = self._doc._kept
-        while kept:
-            kept.popitem()
+        old = self._doc
         self.reset()
+        old._kept.clear()
         self._doc._decomposed = True
 
     def reset(self) -> None:
@@ -581,8 +579,7 @@ class Soup(DocumentNode):
         # them: that one's document then makes a soup of its own.
         old = self._doc
         old.release()
-        old._facade = None
-        Soup.__init__(self, "", old._mode, base_url=self.base_url)
+        Soup.__init__(self, "", old._mode, base_url=old.base_url)
 
     def new_string(
         self, s: str, subclass: type[NavigableString] | None = None
