@@ -109,7 +109,7 @@ def wrap(node: _Element, doc: Document | None) -> Any:
     """The wrapper of an lxml node: a `Tag`, `Comment` or `ProcessingInstruction`.
 
     The same node gives the same object while it is referenced (and while
-    ``doc`` lives: see ``Soup._kept``).  The synthetic container of a fragment
+    ``doc`` lives: see ``Document._kept``).  The synthetic container of a fragment
     soup gives the soup itself.
     """
     ref = WRAPPER_REFS.get(node)

@@ -172,7 +172,7 @@ def _with_segments(
 def _with_verbatim(
     events: Iterator[tuple[Any, ...]], verbatim: set[tuple[Any, bool]]
 ) -> Iterator[tuple[Any, ...]]:
-    """Strings of slots an edit wrote keep their raw text (see ``Soup._verbatim``)."""
+    """Strings of slots an edit wrote keep their raw text (see ``Document._verbatim``)."""
     for event in events:
         if event[0] == STRING and event[5] is not None:
             owner, is_tail = event[4], event[5]

@@ -253,7 +253,7 @@ _NOT_PLAIN_TEXT = TEXT_CONTEXT_TAGS - PRESERVE_WHITESPACE_TAGS
 _NOT_PLAIN_TEXT_PRESERVED = TEXT_CONTEXT_TAGS
 #: Elements larger than this take the XPath path of `get_text()`.
 _SMALL_TEXT_NODES = 48
-#: The key in ``Soup._kept`` of the soup's `parent_context` answers.
+#: The key in ``Document._kept`` of the document's `parent_context` answers.
 _CONTEXTS = object()
 
 
