@@ -392,54 +392,62 @@ _HTML_KINDS: dict[Any, bool] = {
 
 
 def _iter_descendants(el: _Element, doc: Document | None) -> Iterator[Any]:
-    """`iter_descendants`, each slot's text as one string."""
+    """`iter_descendants`, each slot's text as one string.
+
+    Steps from node to node with ``el[0]`` and ``getnext()``: an lxml child
+    iterator per element cost five times those two calls.  Each node's
+    next sibling is read before the caller sees the node, as lxml's child
+    iterator does, so a node taken out of the tree there does not end the
+    walk of its siblings.
+    """
     walk = TextContext.inside(el, doc)
     kind_of = (_NOT_ELEMENT_TAGS if walk.is_xml else _HTML_KINDS).get
     raw = el.text
     if raw:
         yield text_string(el, False, doc, raw, walk)
-    # Each entry: an element, the iterator over its children, and whether
-    # it changed the text context (to undo when its subtree ends).
-    stack: list[tuple[Any, Iterator[Any], bool | None]] = [(el, iter(el), True)]
-    while stack:
-        children = stack[-1][1]
-        for child in children:
-            # Inline `wrap` and `text_string` for remembered nodes: a walk
-            # over a tree walked before is only these lookups.
-            found = _wrapper_ref(child, NO_REF)()
-            yield found if found is not None else wrap(child, doc)
-            kind = kind_of(child.tag)
-            if kind is not False:  # an element
-                if kind:
-                    walk.enter(child)
-                raw = child.text
-                if raw:
-                    found = _text_ref(child, NO_REF)()
-                    if found is None or found._raw != raw:
-                        found = new_string(child, False, doc, raw, walk)
-                    yield found
-                if len(child):
-                    stack.append((child, iter(child), kind))
-                    break
-                if kind:
-                    walk.leave(child)
+    if not len(el):
+        return
+    # The open elements: each with its next sibling and whether it changed
+    # the text context (to undo when its subtree ends).
+    stack: list[tuple[Any, Any, bool | None]] = []
+    child = el[0]
+    while True:
+        following = child.getnext()
+        # Inline `wrap` and `text_string` for remembered nodes: a walk
+        # over a tree walked before is only these look-ups.
+        found = _wrapper_ref(child, NO_REF)()
+        yield found if found is not None else wrap(child, doc)
+        kind = kind_of(child.tag)
+        if kind is not False:  # an element
+            if kind:
+                walk.enter(child)
+            raw = child.text
+            if raw:
+                found = _text_ref(child, NO_REF)()
+                if found is None or found._raw != raw:
+                    found = new_string(child, False, doc, raw, walk)
+                yield found
+            if len(child):
+                stack.append((child, following, kind))
+                child = child[0]
+                continue
+            if kind:
+                walk.leave(child)
+        while True:  # the tail, then the next node (climbing out of subtrees)
             raw = child.tail
             if raw:
                 found = _tail_ref(child, NO_REF)()
                 if found is None or found._raw != raw:
                     found = new_string(child, True, doc, raw, walk)
                 yield found
-        else:
-            parent, _, special = stack.pop()
-            if special:
-                walk.leave(parent)
-            if stack:
-                raw = parent.tail
-                if raw:
-                    found = _tail_ref(parent, NO_REF)()
-                    if found is None or found._raw != raw:
-                        found = new_string(parent, True, doc, raw, walk)
-                    yield found
+            if following is not None:
+                child = following
+                break
+            if not stack:
+                return
+            child, following, kind = stack.pop()
+            if kind:
+                walk.leave(child)
 
 
 def segmented(node: Any) -> bool:
