@@ -189,6 +189,12 @@ OPS: dict[str, Callable[[Any, Any, Any], Any]] = {
         ns.BeautifulSoup("<i>x</i> y <b>z</b>", "html.parser")
     ),
     "smooth_after": lambda s, ns, t: (t.append("1"), t.append("2"), t.smooth()),
+    # Strings of a class of their own: lxml's slot holds their text only.
+    "append_cdata": lambda s, ns, t: t.append(ns.CData("c<&>")),
+    "insert_script": lambda s, ns, t: t.insert(0, ns.Script("<s>"), "x"),
+    "set_string_cdata": lambda s, ns, t: setattr(t, "string", ns.CData("d")),
+    "after_doctype": lambda s, ns, t: t.insert_after(ns.Doctype("html"), "y"),
+    "append_declaration": lambda s, ns, t: t.append(ns.Declaration("x")),
 }
 
 CASES = [
@@ -215,6 +221,37 @@ def test_hand_written_fragments(doc: str, op: str) -> None:
         OPS[op](soup, ns, targets[0])
 
     _run(FRAGMENTS[doc], script, fragment=True)
+
+
+@pytest.mark.parametrize("cls", ["CData", "Doctype", "Declaration", "Script"])
+def test_string_class_at_the_top_of_a_fragment(cls: str) -> None:
+    """A string of its own class, put into an empty fragment soup, prints as
+    that class; a formatter function is called for it once (and a CData's
+    or doctype's result ignored), as in bs4."""
+    seen = []
+    for soup, ns in (
+        (bs4.BeautifulSoup("", "html.parser"), bs4),
+        (Soup("", "fragment"), scrapy_soup),
+    ):
+        calls: list[str] = []
+        soup.insert(1, getattr(ns, cls)("<a>&"))
+
+        def count(text: str, calls: list[str] = calls) -> str:
+            calls.append(text)
+            return "X"
+
+        found = soup.find(string="<a>&")
+        seen.append(
+            (
+                str(soup),
+                soup.encode(formatter=count),
+                calls,
+                [type(c).__name__ for c in soup.contents],
+                type(found).__name__,
+                soup.get_text(),
+            )
+        )
+    assert seen[0] == seen[1]
 
 
 def test_article_sequences() -> None:

@@ -207,9 +207,11 @@ def bind_string(
 def bind_segments(
     strings: list[Any], owner: Any, is_tail: bool, raw: str, doc: Any
 ) -> None:
-    """Make ``strings`` (two or more) the strings of one slot, which holds them joined.
+    """Make ``strings`` the strings of one slot, which holds them joined.
 
-    bs4 keeps neighbouring strings apart; lxml's slot holds one text.  Each
+    bs4 keeps neighbouring strings apart; lxml's slot holds one text (and
+    no class: a single string of a class of its own is kept the same way,
+    `_slots.bind_one`).  Each
     string knows the list (``_seg``) and the slot's whole text (``_raw``,
     so an edit of the slot by any other way leaves them detached); the
     identity map holds the first, and the soup keeps it, with the list.

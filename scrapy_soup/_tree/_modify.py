@@ -188,12 +188,10 @@ def _prepare(arg: Any, doc: Any) -> Any:
         if isinstance(arg, classes.XMLProcessingInstruction) and rest.endswith("?"):
             rest = rest[:-1]
         node = etree.ProcessingInstruction(target, xml_safe(rest) or None)
-    elif isinstance(arg, (classes.CData, classes.Doctype, classes.Declaration)):
-        raise NotImplementedError(
-            f"Cannot insert a {type(arg).__name__} inside a tag: lxml keeps "
-            "text, comments and processing instructions only"
-        )
     else:
+        # Text, whatever its class: lxml's slot holds the text, the soup the
+        # string object, whose class output and get_text() follow
+        # (`_slots.add_text`); a CData or doctype is text to lxml and parsel.
         return arg
     arg._el = node
     arg._doc = doc

@@ -413,18 +413,24 @@ class _Renderer:
         owner: Any,
         is_tail: Any,
     ) -> str:
+        formatted = self._substitute(value, cls, parent, owner, is_tail)
         if issubclass(cls, PreformattedString):
-            return cls.PREFIX + value + cls.SUFFIX
+            # bs4 formats a comment, CData or doctype too, and prints it as it
+            # is: only a formatter function can tell.
+            formatted = value
+        return cls.PREFIX + formatted + cls.SUFFIX
+
+    def _substitute(
+        self, value: str, cls: Any, parent: Any, owner: Any, is_tail: Any
+    ) -> str:
         if self.default_substitute:
             sub = self.substitution
             if sub is not None and not (
                 parent is not None and parent.tag in self.cdata_tags
             ):
-                value = sub(value)
-        else:
-            string = self._materialize(value, cls, owner, is_tail)
-            value = self.fmt.substitute(string)
-        return cls.PREFIX + value + cls.SUFFIX
+                return sub(value)
+            return value
+        return self.fmt.substitute(self._materialize(value, cls, owner, is_tail))
 
     def _materialize(self, value: str, cls: Any, owner: Any, is_tail: Any) -> Any:
         # A custom Formatter.substitute looks at ``string.parent``: give it a

@@ -81,6 +81,20 @@ def slot_value(owner: _Element, is_tail: bool, doc: Any) -> str:
     return normalize_text(raw, parent, doc is not None and doc._mode == "xml")
 
 
+def bind_one(string: Any, owner: Any, is_tail: bool, raw: str, doc: Any) -> None:
+    """Make ``string`` the one string of a slot an edit wrote, class and all.
+
+    A string of another class than `NavigableString` (a `CData`, a `Script`
+    put in a ``<div>``) is kept by the soup as a slot's one segment
+    (`_identity.bind_segments`): output and ``get_text()`` then read it with
+    its own class, not the one the tags around the slot give its text.
+    """
+    if type(string) is classes.NavigableString or doc is None:
+        _identity.bind_string(string, owner, is_tail, raw, doc)
+    else:
+        _identity.bind_segments([string], owner, is_tail, raw, doc)
+
+
 def add_text(
     owner: Any, is_tail: bool, string: Any, doc: Any, at_end: bool = True
 ) -> None:
@@ -90,7 +104,7 @@ def add_text(
         raw = set_raw(owner, is_tail, str(string), doc)
         _identity.forget_slot(owner, is_tail)
         if raw is not None and raw == str(string):
-            _identity.bind_string(string, owner, is_tail, raw, doc)
+            bind_one(string, owner, is_tail, raw, doc)
         return
     old = slot_value(owner, is_tail, doc)
     # bs4 keeps the strings apart: the slot holds them joined, the soup the
@@ -248,7 +262,7 @@ def write_back(parent: Any, items: list[Any]) -> None:
         written = set_raw(owner, is_tail, value, doc)
         _identity.drop_slot(owner, is_tail)
         if len(group) == 1 and written is not None and written == str(group[0]):
-            _identity.bind_string(group[0], owner, is_tail, written, doc)
+            bind_one(group[0], owner, is_tail, written, doc)
         elif doc is not None and len(group) > 1 and written == value:
             _identity.bind_segments(group, owner, is_tail, value, doc)
     for item in items:
