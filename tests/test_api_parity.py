@@ -437,6 +437,30 @@ def test_should_pretty_print_is_bs4s() -> None:
     )
 
 
+def test_attributes_of_your_own_on_a_tag() -> None:
+    """A tag takes attributes of the user's, as bs4's do; a name never set
+    is still a search for a tag of that name."""
+    seen = []
+    for soup in (
+        Soup("<p>x<b>y</b></p>"),
+        bs4.BeautifulSoup("<p>x<b>y</b></p>", "lxml"),
+    ):
+        soup.p.seen = 3
+        soup.p._preserve_whitespace_tags = None
+        seen.append(
+            (
+                soup.p.seen,
+                soup.find("p").seen,
+                str(soup.p.b),
+                soup.p.missing,
+                soup.p._should_pretty_print(0),
+                str(soup),
+            )
+        )
+    assert seen[0] == seen[1]
+    assert seen[0][0] == 3
+
+
 # -- editing: the soup itself, decompose -------------------------------------------
 
 

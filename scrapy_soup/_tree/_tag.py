@@ -85,7 +85,9 @@ def _set_extra(tag: Tag, name: str, value: object) -> None:
 class Tag(PageElement):
     """An element of the page, wrapping one lxml element (bs4's ``Tag``)."""
 
-    __slots__ = ("__weakref__", "_doc", "_el", "hidden")
+    # ``__dict__``: attributes of your own (``tag.seen = True``), as on bs4's
+    # tags; made only when one is set.
+    __slots__ = ("__dict__", "__weakref__", "_doc", "_el", "hidden")
 
     #: Whether `decompose` was called on it (or on a tag around it): a class
     #: attribute, which `decompose` changes by giving the tag a class of its
