@@ -461,6 +461,27 @@ def test_attributes_of_your_own_on_a_tag() -> None:
     assert seen[0][0] == 3
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_hidden_tags_inside_the_output(mode: str) -> None:
+    """A hidden tag prints as nothing and its contents as usual, wherever it
+    is in the tag printed, and after it moves to another soup (bs4's suite:
+    test_hidden_tag_is_invisible)."""
+    markup = '<div id="1"><span id="2">a string</span><p>x<br/><b>y</b></p></div>'
+    seen = []
+    for make in (lambda m: Soup(m, mode), lambda m: bs4.BeautifulSoup(m, mode)):
+        soup = make(markup)
+        soup.span.hidden = True
+        soup.br.hidden = True
+        soup.p.hidden = True
+        other = make("<i>z</i>")
+        outputs = [str(soup.div), soup.div.prettify(), soup.div.decode_contents()]
+        other.i.append(soup.span)
+        outputs += [str(soup), str(other.i), soup.p.hidden, soup.b.hidden]
+        seen.append(outputs)
+    assert seen[0] == seen[1]
+    assert "span" not in seen[0][0]
+
+
 # -- editing: the soup itself, decompose -------------------------------------------
 
 

@@ -114,6 +114,9 @@ def test_a_hidden_tag_stays_hidden_after_its_soup_goes() -> None:
     del soup
     gc.collect()
     assert div.b is not None and div.b.hidden
+    theirs = bs4.BeautifulSoup("<div><p>a<b>x</b>c</p></div>", "lxml")
+    theirs.b.hidden = True
+    assert str(div) == str(theirs.div)  # and output still leaves it out
 
 
 def test_a_fragment_soup_made_again_is_the_parent_of_its_top_level() -> None:

@@ -75,6 +75,7 @@ class Document:
         "_el",
         "_facade",
         "_factory",
+        "_has_hidden",
         "_kept",
         "_mode",
         "_pending",
@@ -140,6 +141,9 @@ class Document:
     #: (`_identity.bind_segments`): the text, search and output paths that
     #: read lxml's slots whole then take the view's strings instead.
     _segmented: bool
+    #: Whether a tag of the tree was made ``hidden`` (its wrapper, kept,
+    #: says which): output then leaves such tags out (`_output._Renderer`).
+    _has_hidden: bool
 
     @property
     def builder(self) -> TreeBuilderInfo | None:
@@ -180,6 +184,7 @@ class Document:
         self._top_leader = []
         self._verbatim = set()
         self._segmented = False
+        self._has_hidden = False
         self._root = None
         self._el = None
         self._facade = None
@@ -242,7 +247,7 @@ class Document:
         while kept:
             key, value = kept.popitem()
             if isinstance(value, Tag):
-                if value.hidden:
+                if value._hidden:
                     stays.append((key, value))
             elif isinstance(value, NavigableString) and value._seg is not None:
                 stays.append((key, value))

@@ -126,7 +126,7 @@ def wrap(node: _Element, doc: Document | None) -> Any:
         wrapper = _new_object(classes.Tag)
         wrapper._el = node
         wrapper._doc = doc
-        wrapper.hidden = False
+        wrapper._hidden = False
     elif isinstance(node, COMMENT_NODE):
         wrapper = classes.Comment._for_node(node, doc)
     elif isinstance(node, PI_NODE):
@@ -169,7 +169,7 @@ def wrap_all(nodes: Iterable[_Element], doc: Document | None) -> list[Any]:
         tag = _new_object(tag_class)
         tag._el = node
         tag._doc = doc
-        tag.hidden = False
+        tag._hidden = False
         ref = Ref(tag, _forget_wrapper)
         ref.key = node
         refs[node] = ref

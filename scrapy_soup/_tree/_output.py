@@ -17,7 +17,7 @@ from lxml import etree
 from ._attrs import is_multi_valued, split_value
 from ._classes import classes
 from ._formatter import Formatter, formatter_for_name
-from ._identity import cached_string, wrap
+from ._identity import cached_string, cached_wrapper, wrap
 from ._strings import (
     Comment,
     NavigableString,
@@ -341,6 +341,9 @@ class _Renderer:
         self.cdata_tags = fmt.cdata_containing_tags
         self.close_prefix = fmt.void_element_close_prefix or ""
         self.booleans = fmt.empty_attributes_are_booleans
+        # A hidden tag prints as nothing, its contents as usual (bs4's
+        # ``_format_tag``); the document says whether it has one.
+        self.hidden = doc is not None and doc._has_hidden
         self._ns_walk: Iterator[tuple[Any, list[tuple[str, str]]]] | None = None
 
     def _declared_on(self, el: Any) -> list[tuple[str, str]] | None:
@@ -368,6 +371,8 @@ class _Renderer:
         return self.fmt.attribute_value(value)
 
     def tag(self, el: Any, opening: bool, empty: bool) -> str:
+        if self.hidden and getattr(cached_wrapper(el), "_hidden", False):
+            return ""
         tag: str = el.tag
         if tag[0] == "{":
             tag = tag.split("}", 1)[1]

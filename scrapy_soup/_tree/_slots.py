@@ -130,6 +130,8 @@ def adopt(item: Any, doc: Any) -> None:
         wrapper = _identity.cached_wrapper(n)
         if wrapper is not None:
             wrapper._doc = doc
+            if getattr(wrapper, "_hidden", False):  # (a tag: strings have none)
+                wrapper.hidden = True  # the new document learns of it
         for is_tail in (False, True):
             string = _identity.cached_string(n, is_tail)
             if string is not None:

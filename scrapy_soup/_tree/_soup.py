@@ -292,7 +292,7 @@ class Soup(DocumentNode):
         )
         self._doc = doc
         self._el = None
-        self.hidden = True
+        self._hidden = True
         doc._facade = weakref.ref(self)
         if not isinstance(markup, (str, bytes)) and hasattr(markup, "read"):
             markup = markup.read()
@@ -315,7 +315,7 @@ class Soup(DocumentNode):
         soup = cls.__new__(cls)
         soup._doc = doc
         soup._el = doc._el
-        soup.hidden = True
+        soup._hidden = True
         doc._facade = weakref.ref(soup)
         if doc._el is not None:
             remember(doc._el, soup)

@@ -87,7 +87,7 @@ class Tag(PageElement):
 
     # ``__dict__``: attributes of your own (``tag.seen = True``), as on bs4's
     # tags; made only when one is set.
-    __slots__ = ("__dict__", "__weakref__", "_doc", "_el", "hidden")
+    __slots__ = ("__dict__", "__weakref__", "_doc", "_el", "_hidden")
 
     #: Whether `decompose` was called on it (or on a tag around it): a class
     #: attribute, which `decompose` changes by giving the tag a class of its
@@ -95,7 +95,7 @@ class Tag(PageElement):
     _decomposed: bool = False
     _el: Any
     _doc: Document | None
-    hidden: bool
+    _hidden: bool
 
     #: bs4's default string types for get_text(): not comments, not scripts.
     MAIN_CONTENT_STRING_TYPES: ClassVar[frozenset[type[NavigableString]]]
@@ -118,7 +118,7 @@ class Tag(PageElement):
         nsmap = {prefix: namespace} if namespace and prefix else None
         self._el = etree.Element(qname, nsmap=nsmap)
         self._doc = parser._doc if parser is not None else None
-        self.hidden = False
+        self._hidden = False
         remember(self._el, self)
         if attrs:
             view = self.attrs
@@ -130,11 +130,24 @@ class Tag(PageElement):
         tag = cls.__new__(cls)
         tag._el = el
         tag._doc = doc
-        tag.hidden = False
+        tag._hidden = False
         return tag
 
     def _document(self) -> Document | None:
         return self._doc
+
+    @property
+    def hidden(self) -> bool:
+        """Whether output leaves this tag out (its contents print), as in bs4."""
+        return self._hidden
+
+    @hidden.setter
+    def hidden(self, value: bool) -> None:
+        self._hidden = value
+        doc = self._doc
+        if value and doc is not None:
+            doc._has_hidden = True
+            doc._kept[self._el] = self  # (the flag lives on the wrapper)
 
     # -- identity, name, attributes ------------------------------------------
     @property
