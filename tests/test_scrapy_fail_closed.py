@@ -206,3 +206,30 @@ def test_drop_failed_items(step: str, monkeypatch: pytest.MonkeyPatch) -> None:
     assert crawler.stats.get_value("soup/fields_failed") == 1
     # Items that did not fail go on.
     assert _run(crawler, {"html": "<p>fine</p>"}) == {"html": "<p>fine</p>"}
+
+
+@pytest.mark.parametrize("step", ["absolutize", "clean"])
+def test_a_tag_the_spider_middleware_failed_on_drops_its_item(
+    step: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The spider middleware does the pipelines' work on a Tag's copy; when
+    that fails, the Tag leaves as its escaped text and, with
+    SOUP_DROP_FAILED_ITEMS, the first pipeline drops the item."""
+    from scrapy.http import HtmlResponse
+
+    from scrapy_soup._scrapy.middlewares import SoupSpiderMiddleware
+
+    page = HtmlResponse(PAGE, body=b"<html><body><p>page</p></body></html>")
+    monkeypatch.setattr(pipelines, step, _failing_on_hostile(getattr(pipelines, step)))
+    crawler = _crawler(SOUP_DROP_FAILED_ITEMS=True)
+    middleware = SoupSpiderMiddleware.from_crawler(crawler)
+    item: dict[str, Any] = {"html": Soup(HOSTILE, "fragment").p}
+    middleware.get_processed_item(item, page)
+    assert type(item["html"]) is str and "<script>" not in item["html"]
+    assert ItemOrigins.of(crawler).failed(item)
+    with pytest.raises(DropItem):
+        _run(crawler, item, origin=False)
+    fine: dict[str, Any] = {"html": Soup("<p>fine</p>", "fragment").p}
+    middleware.get_processed_item(fine, page)
+    assert not ItemOrigins.of(crawler).failed(fine)
+    assert _run(crawler, fine, origin=False) == {"html": "<p>fine</p>"}

@@ -81,9 +81,10 @@ class ItemOrigins:
     """An item -> :class:`Origin` map for one crawler, released by signals."""
 
     def __init__(self) -> None:
-        # id(item) -> (weakref to the item, or the item itself, origin, markup)
+        # id(item) -> (weakref to the item, or the item itself, origin,
+        # markup, whether the spider middleware failed on a Tag of it)
         self._entries: dict[
-            int, tuple[Any, Origin | None, dict[FieldPath, Markup] | None]
+            int, tuple[Any, Origin | None, dict[FieldPath, Markup] | None, bool]
         ] = {}
 
     @classmethod
@@ -108,8 +109,13 @@ class ItemOrigins:
         item: Any,
         origin: Origin | None,
         markup: dict[FieldPath, Markup] | None = None,
+        failed: bool = False,
     ) -> None:
-        """Remember ``origin`` and ``markup`` for ``item`` until it leaves the pipelines."""
+        """Remember ``origin`` and ``markup`` for ``item`` until it leaves the pipelines.
+
+        ``failed``: a Tag of the item could not be processed before the
+        pipelines (`SOUP_DROP_FAILED_ITEMS` drops the item in the first).
+        """
         key = id(item)
         holder: Any
         if type(item) is dict:
@@ -120,11 +126,11 @@ class ItemOrigins:
                 holder = weakref.ref(item, self._forget_callback(key))
             except TypeError:
                 holder = item
-        self._entries[key] = (holder, origin, markup)
+        self._entries[key] = (holder, origin, markup, failed)
 
     def _entry(
         self, item: Any
-    ) -> tuple[Any, Origin | None, dict[FieldPath, Markup] | None] | None:
+    ) -> tuple[Any, Origin | None, dict[FieldPath, Markup] | None, bool] | None:
         entry = self._entries.get(id(item))
         if entry is None:
             return None
@@ -143,13 +149,18 @@ class ItemOrigins:
         entry = self._entry(item)
         return None if entry is None else entry[2]
 
+    def failed(self, item: Any) -> bool:
+        """Whether a Tag of this very item could not be processed before the pipelines."""
+        entry = self._entry(item)
+        return entry is not None and entry[3]
+
     def set_markup(self, item: Any, markup: dict[FieldPath, Markup]) -> None:
         """Record ``markup`` for ``item`` (keeping its origin, if recorded)."""
         entry = self._entry(item)
         if entry is None:
             self.record(item, None, markup)
         else:
-            self._entries[id(item)] = (entry[0], entry[1], markup)
+            self._entries[id(item)] = (entry[0], entry[1], markup, entry[3])
 
     def release(self, item: Any) -> None:
         """Forget ``item`` (if it is the object recorded under its ``id()``)."""

@@ -20,7 +20,6 @@ from scrapy_soup._scrapy._origins import ItemOrigins, Origin
 from scrapy_soup._scrapy._plain import (
     FieldFailures,
     FieldPath,
-    Markup,
     convert_item,
     escape_text,
     html_field_names,
@@ -260,12 +259,9 @@ class SoupSpiderMiddleware(BaseSpiderMiddleware):
             for path, exc in converted.failed:
                 self._failures.report(path, exc, "None")
             markup = converted.markup or None
-            if failed and markup is not None:
-                # The first pipeline drops the item with SOUP_DROP_FAILED_ITEMS.
-                markup[()] = Markup(None, None, None)
-        if origin is not None or markup is not None:
+        if origin is not None or markup is not None or failed:
             # A start item has no page, but its markup is known.
-            self._origins.record(item, origin, markup)
+            self._origins.record(item, origin, markup, bool(failed))
         if origin is not None and self._config.url_field is not None:
             self._set_url_field(item, origin)
         return item

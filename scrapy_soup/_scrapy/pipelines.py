@@ -199,16 +199,13 @@ class _HtmlFieldPipeline:
                 markup = {**(markup or {}), **converted.markup}
         fields: Any = item if type(item) is dict else ItemAdapter(item)
         by_field: dict[str, list[FieldPath]] = {}
-        failed_early = False
         for path in markup or ():
-            if not path:
-                # The spider middleware could not process a Tag of this item.
-                failed_early = True
-            elif path[0] not in html_names:
+            if path[0] not in html_names:
                 by_field.setdefault(path[0], []).append(path[1:])
         names = [n for n in html_names if n in fields]
         names.extend(n for n in by_field if n not in names and n in fields)
-        if failed_early and self._config.drop_failed_items:
+        # The spider middleware could not process a Tag of this item.
+        if self._config.drop_failed_items and self._origins.failed(item):
             raise DropItem(f"{type(self).__name__}: could not process fields")
         if not names:
             return item
