@@ -395,6 +395,9 @@ _HTML_KINDS: dict[Any, bool] = {
 }
 
 
+_NOTHING_KEPT: Any = {}.get
+
+
 def _iter_descendants(el: _Element, doc: Document | None) -> Iterator[Any]:
     """`iter_descendants`, each slot's text as one string.
 
@@ -406,6 +409,9 @@ def _iter_descendants(el: _Element, doc: Document | None) -> Iterator[Any]:
     """
     walk = TextContext.inside(el, doc)
     kind_of = (_NOT_ELEMENT_TAGS if walk.is_xml else _HTML_KINDS).get
+    # The document's strong map first: a wrapper it keeps is the one the
+    # identity map has (without the weak reference's call).
+    kept = doc._kept.get if doc is not None else _NOTHING_KEPT
     raw = el.text
     if raw:
         yield text_string(el, False, doc, raw, walk)
@@ -419,7 +425,7 @@ def _iter_descendants(el: _Element, doc: Document | None) -> Iterator[Any]:
         following = child.getnext()
         # Inline `wrap` and `text_string` for remembered nodes: a walk
         # over a tree walked before is only these look-ups.
-        found = _wrapper_ref(child, NO_REF)()
+        found = kept(child)
         yield found if found is not None else wrap(child, doc)
         kind = kind_of(child.tag)
         if kind is not False:  # an element
