@@ -482,6 +482,36 @@ def test_hidden_tags_inside_the_output(mode: str) -> None:
     assert "span" not in seen[0][0]
 
 
+def test_a_copy_keeps_hidden_tags_and_string_classes() -> None:
+    """What the soup keeps beside lxml's tree (hidden tags, strings of a class
+    of their own, strings kept apart) is copied with a tag, as bs4 copies
+    each node."""
+    seen = []
+    for make, ns in (
+        (Soup, scrapy_soup),
+        (lambda m: bs4.BeautifulSoup(m, "lxml"), bs4),
+    ):
+        soup = make("<div><p>a<b>x</b>c</p></div>")
+        soup.b.hidden = True
+        soup.p.append(ns.CData("<d>"))
+        soup.p.append("e")
+        soup.b.insert(0, ns.Script("<s>"))
+        clone = copy.copy(soup.div)
+        soup.p.append("after the copy")
+        seen.append(
+            (
+                str(clone),
+                clone.b.hidden,
+                [type(x).__name__ for x in clone.p.contents],
+                [type(x).__name__ for x in clone.b.contents],
+                clone.get_text(),
+                [str(x) for x in clone.descendants],
+            )
+        )
+    assert seen[0] == seen[1]
+    assert "CData" in seen[0][2]
+
+
 # -- editing: the soup itself, decompose -------------------------------------------
 
 

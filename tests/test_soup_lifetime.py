@@ -119,6 +119,16 @@ def test_a_hidden_tag_stays_hidden_after_its_soup_goes() -> None:
     assert str(div) == str(theirs.div)  # and output still leaves it out
 
 
+@pytest.mark.parametrize("mode", ["html", "fragment"])
+def test_a_soup_set_hidden_is_still_freed_at_once(mode: str) -> None:
+    soup = Soup("<p>a<b>x</b></p>", mode)
+    soup.hidden = True  # (a soup always is: its document must not keep it)
+    soup.b.hidden = True
+    gone = weakref.ref(soup)
+    del soup
+    assert gone() is None
+
+
 def test_a_fragment_soup_made_again_is_the_parent_of_its_top_level() -> None:
     soup = Soup("<p>a</p><p>b</p>", "html.parser")
     first = soup.p

@@ -225,6 +225,21 @@ def _detach(x: Any) -> None:
     remove_node(node, x._doc)
 
 
+def _copy_view_state(source: Any, copied: Any, doc: Any) -> None:
+    """Give a deep copy of ``source`` what the soup keeps beside lxml's tree:
+    hidden tags, and the strings of a slot kept apart or of a class of their
+    own (copies of them, as bs4 copies each node)."""
+    for old, new in zip(source.iter(), copied.iter(), strict=True):
+        wrapper = _identity.cached_wrapper(old)
+        if isinstance(wrapper, classes.Tag) and wrapper.hidden:
+            _identity.wrap(new, doc).hidden = True
+        for is_tail in (False, True) if old is not source else (False,):
+            found = _identity.cached_string(old, is_tail)
+            if found is not None and found._seg is not None and found._is_live():
+                strings = [type(s)(s) for s in found._seg]
+                _identity.bind_segments(strings, new, is_tail, found._raw, doc)
+
+
 def _index_in(items: list[Any], x: Any) -> int | None:
     for i, item in enumerate(items):
         if item is x:
@@ -660,11 +675,14 @@ class ModifyMixin:
         el = copy.deepcopy(me._el)
         el.tail = None
         cls = type(me)
-        clone = _UNDECOMPOSED_CLASSES.get(cls, cls)._wrap(el, me._doc)
+        doc = me._doc
+        clone = _UNDECOMPOSED_CLASSES.get(cls, cls)._wrap(el, doc)
         _identity.remember(el, clone)
         pos = me.sourcepos  # (the line is the element's, copied with it)
         if pos is not None:
             clone.sourcepos = pos
+        if doc is not None and (doc._has_hidden or doc._segmented):
+            _copy_view_state(me._el, el, doc)
         return clone  # type: ignore[no-any-return]  # (type(me): Self's class)
 
     def __deepcopy__(self, memo: object) -> Self:

@@ -145,7 +145,8 @@ class Tag(PageElement):
     def hidden(self, value: bool) -> None:
         self._hidden = value
         doc = self._doc
-        if value and doc is not None:
+        # (A soup is always hidden: its document keeps no reference to it.)
+        if value and doc is not None and not isinstance(self, classes.Soup):
             doc._has_hidden = True
             doc._kept[self._el] = self  # (the flag lives on the wrapper)
 
