@@ -167,12 +167,23 @@ def test_internal_xml_entity_is_its_text_and_nothing_is_fetched() -> None:
         "<!-- a -->\n</html>\n<!-- c --><p>x</p>",
         "</html>\n<!-- c --><!-- c --><math><mi>x</mi></math>",
         "</p>\n<html><body>x</body></html>\n<!-- e -->\n",
+        # Two doctypes: two objects (the same one twice made a loop of
+        # .next_element).
+        "<!DOCTYPE html></html></html><!DOCTYPE html>a",
+        "<!DOCTYPE x></p><!DOCTYPE y><p>",
     ],
 )
 def test_stray_end_tag_before_the_root(text: str) -> None:
     # After it libxml2 reports the whitespace before the root (and a doctype
     # its tree drops): bs4 keeps them as children of the document.
     assert_same_document(text)
+    ours = Soup(text)
+    nodes = list(ours.descendants)
+    walked, node = [], nodes[0]
+    while node is not None and len(walked) <= len(nodes):
+        walked.append(node)
+        node = node.next_element
+    assert walked == nodes
 
 
 @pytest.mark.parametrize(

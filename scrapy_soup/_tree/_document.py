@@ -350,6 +350,7 @@ class Document:
         head = source[:head_end]
         soup = self
         events: list[str | None] = []
+        doctypes: list[Doctype] = []  # one object each, as bs4 makes
 
         class Collector:
             started = False
@@ -378,6 +379,11 @@ class Document:
                     return
                 if soup._top_doctype is None:
                     soup._top_doctype = Doctype._of_document(name, pubid, system, soup)
+                doctypes.append(
+                    Doctype._of_document(name, pubid, system, soup)
+                    if doctypes
+                    else soup._top_doctype
+                )
                 events.append("")  # the doctype's place
 
             def close(self) -> None:
@@ -394,12 +400,12 @@ class Document:
         if events.count(None) != preceding:
             return []  # not the picture lxml's tree gives: keep that one
         leader: list[NavigableString | None] = []
+        next_doctype = iter(doctypes)
         for event in events:
             if event is None:
                 leader.append(None)
             elif event == "":
-                if soup._top_doctype is not None:
-                    leader.append(soup._top_doctype)
+                leader.append(next(next_doctype))
             else:
                 value = normalize_text(event, None, False)
                 leader.append(NavigableString._synthetic(value, soup))
