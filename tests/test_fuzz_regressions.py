@@ -8,6 +8,7 @@ Inputs that crashed a long fuzz run are kept as files in ``tests/regressions/``
 
 from __future__ import annotations
 
+import codecs
 import json
 from pathlib import Path
 
@@ -73,6 +74,29 @@ def test_xml_surrogate_character_reference(text: str) -> None:
         soup.get_text()
         [tag.attrs for tag in soup.find_all(True)]
         soup.find_all(string=True)
+
+
+@pytest.mark.parametrize(
+    ("mark", "encoding"),
+    [
+        (codecs.BOM_UTF16_LE, "utf-16-le"),
+        (codecs.BOM_UTF16_BE, "utf-16-be"),
+        (codecs.BOM_UTF32_LE, "utf-32-le"),
+        (codecs.BOM_UTF32_BE, "utf-32-be"),
+        (codecs.BOM_UTF8, "utf-8"),
+    ],
+)
+def test_xml_surrogate_character_reference_in_a_wide_encoding(
+    mark: bytes, encoding: str
+) -> None:
+    # Found by a fuzz run: the same reference in UTF-16 bytes (a byte order
+    # mark, then two bytes a character) was not seen, and str() raised.
+    text = '<meta charset="utf-8">&#xD800;<r a="&#55296;">\u65e5&#65;</r></meta>'
+    soup = Soup(mark + text.encode(encoding), "xml")
+    assert str(soup).endswith(
+        '<meta charset="utf-8">\ufffd<r a="\ufffd">\u65e5A</r></meta>'
+    )
+    assert soup.get_text() == "\ufffd\u65e5A"
 
 
 @pytest.mark.parametrize("mode", ["html", "fragment"])

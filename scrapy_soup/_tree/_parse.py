@@ -12,7 +12,7 @@ import re
 import secrets
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from typing import Any, AnyStr
 
 from lxml import etree
 
@@ -87,7 +87,9 @@ _HTML_END = re.compile(r"</html\s*>", re.I)
 LEADING_NODE = re.compile(r"<!--.*?-->|<\?.*?>", re.S)
 TRAILER_WINDOW = 65536
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_CHARACTER_REFERENCE = re.compile(rb"&#(?:[xX]([0-9a-fA-F]{1,8})|([0-9]{1,10}));")
+_REFERENCE = r"&#(?:[xX]([0-9a-fA-F]{1,8})|([0-9]{1,10}));"
+_CHARACTER_REFERENCE = re.compile(_REFERENCE.encode())
+_CHARACTER_REFERENCE_TEXT = re.compile(_REFERENCE)
 TRAILER_TOKEN = re.compile(r"([\x20\x0a\x09\x0c\x0d]+)|(<!--.*?-->)", re.S)
 
 
@@ -96,22 +98,50 @@ def _replace_surrogates(text: str) -> str:
     return text if text.isascii() else _SURROGATE.sub("\ufffd", text)
 
 
+#: How libxml2 tells an XML document in a wide encoding (XML 1.0, appendix
+#: F): its byte order mark, or its first character, ``<``.  UTF-32's marks
+#: first (the little-endian one starts with UTF-16's).
+_WIDE_ENCODINGS = (
+    (b"\xff\xfe\x00\x00", 4, "utf-32-le"),
+    (b"\x00\x00\xfe\xff", 4, "utf-32-be"),
+    (b"\xff\xfe", 2, "utf-16-le"),
+    (b"\xfe\xff", 2, "utf-16-be"),
+    (b"<\x00\x00\x00", 0, "utf-32-le"),
+    (b"\x00\x00\x00<", 0, "utf-32-be"),
+    (b"<\x00", 0, "utf-16-le"),
+    (b"\x00<", 0, "utf-16-be"),
+)
+
+
+def _surrogate_reference(found: re.Match[AnyStr]) -> AnyStr:
+    hex_digits, digits = found.groups()
+    code = int(hex_digits, 16) if hex_digits else int(digits)
+    if 0xD800 <= code <= 0xDFFF:
+        replacement = "&#xFFFD;"
+        return replacement if isinstance(found[0], str) else replacement.encode()
+    return found[0]
+
+
 def replace_surrogate_references(data: bytes) -> bytes:
     """``data`` with character references to surrogates written as U+FFFD.
 
     libxml2's recovering XML parser keeps ``&#xD800;`` as bytes that are not
     UTF-8, and every later read of that text raises; bs4 (through the same
-    parser's SAX events) sees U+FFFD, as a decoder would.
+    parser's SAX events) sees U+FFFD, as a decoder would.  A document in
+    UTF-16 or UTF-32 is searched in its own encoding.
     """
+    for start, mark, codec in _WIDE_ENCODINGS:
+        if data.startswith(start):
+            unit = 4 if "32" in codec else 2
+            end = len(data) - (len(data) - mark) % unit  # (a trailing odd byte)
+            text = data[mark:end].decode(codec, "surrogatepass")
+            if "&#" not in text:
+                return data
+            fixed = _CHARACTER_REFERENCE_TEXT.sub(_surrogate_reference, text)
+            return data[:mark] + fixed.encode(codec, "surrogatepass") + data[end:]
     if b"&#" not in data:
         return data
-
-    def replace(found: re.Match[bytes]) -> bytes:
-        hex_digits, digits = found.groups()
-        code = int(hex_digits, 16) if hex_digits else int(digits)
-        return b"&#xFFFD;" if 0xD800 <= code <= 0xDFFF else found[0]
-
-    return _CHARACTER_REFERENCE.sub(replace, data)
+    return _CHARACTER_REFERENCE.sub(_surrogate_reference, data)
 
 
 ATTRIBUTE_REDEFINED = etree.ErrorTypes.ERR_ATTRIBUTE_REDEFINED
