@@ -309,3 +309,29 @@ def test_xml_repairs_after_a_hundred_parse_errors() -> None:
     ours = Soup(text, "xml")
     assert ours.b["y"] == "2"
     assert "bogus" not in str(ours)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # An attribute named '"' (libxml2 reads a quote in a name as part of
+        # it): the document-tag scan took it for a quoted value and lost
+        # where the tag ended.
+        '<html><html><html "="" id=""></html><p id=""><html></html></p></html></html>',
+        '</html></html><html><html><html id="""/></head><p id=""><html><html>',
+        # A control character after a document end tag: lxml refuses to
+        # set such text, and the document tags were all lost.
+        "<html></html>\x08<html></html>",
+        "<p>a</p><html></html>\x08<b>x</b>\x07",
+        "</html></html><html/></title>\x08</html><html></html></html><html><html>",
+    ],
+)
+def test_fragment_document_tags_round_trip(text: str) -> None:
+    ours, theirs = Soup(text, "fragment"), bs4.BeautifulSoup(text, "html.parser")
+    assert str(ours) == str(theirs)
+    again = Soup(str(ours), "fragment")
+    assert str(again) == str(ours)
+    pretty = Soup(ours.prettify(), "fragment")
+    assert [t.name for t in pretty.find_all(True)] == [
+        t.name for t in theirs.find_all(True)
+    ]

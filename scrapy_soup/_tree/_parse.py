@@ -255,6 +255,7 @@ _WRITTEN_TAGS = tuple(
     for name in ("html", "head", "body")
 )
 _WRITTEN_BYTES = _WRITTEN.encode()
+_DROPPED = _WRITTEN + "dropped"
 _END_MARK_ELEMENTS = {
     name.encode(): f"<{_END_MARK}{name}></{_END_MARK}{name}>".encode()
     for name in ("html", "head", "body")
@@ -322,14 +323,24 @@ _STEP = b"|".join(
         rb"(?!/|%b[\s/>]))[^<]*+" % _DOCUMENT_NAME,
     ]
 )
+#: A start tag's attributes as HTML's tokenizer (libxml2 2.14's) reads them:
+#: a name runs to a space, ``/``, ``>`` or ``=`` (a quote is part of it, and
+#: so is a first ``=``), then a value after ``=``: quoted (to the closing
+#: quote, or the end of the markup), or to a space or ``>``.  A ``/`` not
+#: before ``>`` is a space.
+_ATTRIBUTES_SOURCE = (
+    rb"(?:[\s/]++|[^\s/>][^\s/>=]*+"
+    rb"(?:\s*+=\s*+(?:\"[^\"]*+\"?|'[^']*+'?|[^\s>]*+))?)*+"
+)
 #: From where the last match ended: every step, then a document tag (group
-#: 1: a start tag's name, its attributes stepped over, quoted values
-#: whole; 2: an end tag's name, 3: the rest of it to ``>``) or the end.
-#: The steps stop only there, so each match starts where the last ended,
-#: and the matches are the tags a scan from the start reads, in order.
+#: 1: a start tag's name, its attributes stepped over; 2: an end tag's name,
+#: 3: the rest of it to ``>``) or the end.  The steps stop only there, so
+#: each match starts where the last ended, and the matches are the tags a
+#: scan from the start reads, in order.
 _DOCUMENT_TAG_SCAN_SOURCE = (
-    rb"[^<]*+(?:%b)*+(?:<++(%b)(?=[\s/>])(?:[^>\"']++|\"[^\"]*+\"|'[^']*+')*+"
-    rb"|<++/(%b)(?=[\s/>])([^>]*+>)?|\Z)" % (_STEP, _DOCUMENT_NAME, _DOCUMENT_NAME)
+    rb"[^<]*+(?:%b)*+(?:<++(%b)(?=[\s/>])%b"
+    rb"|<++/(%b)(?=[\s/>])([^>]*+>)?|\Z)"
+    % (_STEP, _DOCUMENT_NAME, _ATTRIBUTES_SOURCE, _DOCUMENT_NAME)
 )
 _DOCUMENT_TAG_SCAN: re.Pattern[bytes] | None
 try:
@@ -348,8 +359,9 @@ _DOCUMENT_TAG_CONTEXT = re.compile(
 )
 _ANY_DOCUMENT_TAG = re.compile(rb"</?(?:html|head|body)[\s/>]", re.I)
 _RAW_TEXT_END: dict[bytes, re.Pattern[bytes]] = {}
-#: The attributes of a start tag, quoted values stepped over.
-_ATTRIBUTES = re.compile(rb"(?:[^>\"']+|\"[^\"]*\"|'[^']*')*")
+#: `_ATTRIBUTES_SOURCE` without possessive quantifiers (it matches from
+#: where it starts, so no backtracking is tried).
+_ATTRIBUTES = re.compile(_ATTRIBUTES_SOURCE.replace(b"++", b"+").replace(b"*+", b"*"))
 
 
 #: What a fragment is parsed after: libxml2 then moves nothing into a <head>.
@@ -559,10 +571,18 @@ def _drop_mark(mark: Any) -> None:
     parent, tail = mark.getparent(), mark.tail
     if tail:
         before = mark.getprevious()
-        if before is not None:
-            before.tail = (before.tail or "") + tail
-        else:
-            parent.text = (parent.text or "") + tail
+        try:
+            if before is not None:
+                before.tail = (before.tail or "") + tail
+            else:
+                parent.text = (parent.text or "") + tail
+        except ValueError:
+            # A control character libxml2 kept, which lxml refuses to set:
+            # lxml's C joins the texts when it strips the mark (a walk of
+            # the parent's subtree, so only here).
+            mark.tag = _DROPPED
+            etree.strip_tags(parent, _DROPPED)
+            return
     parent.remove(mark)
 
 
