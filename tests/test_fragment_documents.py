@@ -115,7 +115,7 @@ CASES = [
     "<scrapy-soup-written-body>x</scrapy-soup-written-body><body>y</body>",
     # Quotes in attribute names (HTML reads them as part of the name).
     '<html "="" id=""><p id="">x<html></html></p></html>y',
-    "<body a'b=\"c\" d=e>x</body>z<body>",
+    '<body a\'b="c" d=e>x</body>z<body>',
     # A control character after an end tag (lxml would not set that text).
     "<head></html>\x1f",
 ]

@@ -99,6 +99,22 @@ def test_xml_surrogate_character_reference_in_a_wide_encoding(
     assert soup.get_text() == "\ufffd\u65e5A"
 
 
+@pytest.mark.parametrize(
+    "data",
+    [
+        # UTF-32's byte order mark, then UTF-16 (a NUL first); "\0\0\0<" that
+        # is not UTF-32: the wide search must not raise (found by fuzzing).
+        b"\xff\xfe\x00\x00<\x00r\x00>\x00&\x00#\x00x\x00D\x008\x000\x000\x00;\x00",
+        b"\x00\x00\x00<html></html></html>&#xD800;",
+    ],
+)
+def test_xml_that_only_looks_wide(data: bytes) -> None:
+    soup = Soup(data, "xml")
+    str(soup)
+    soup.prettify()
+    soup.get_text()
+
+
 @pytest.mark.parametrize("mode", ["html", "fragment"])
 def test_attribute_name_with_a_control_character(mode: str) -> None:
     soup = Soup("<a x\x1fy=1 href=h>z</a>", mode)
@@ -335,3 +351,14 @@ def test_fragment_document_tags_round_trip(text: str) -> None:
     assert [t.name for t in pretty.find_all(True)] == [
         t.name for t in theirs.find_all(True)
     ]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="whitespace between </html> and a second <html> is not a string of the "
+    "document (README, differences)",
+)
+def test_whitespace_between_two_top_level_html_elements() -> None:
+    # Found by a fuzz run of the search parity (find_all(string=True,
+    # recursive=False) from the document).
+    assert_same_document("a</html> <html><html></html>")

@@ -134,7 +134,10 @@ def replace_surrogate_references(data: bytes) -> bytes:
         if data.startswith(start):
             unit = 4 if "32" in codec else 2
             end = len(data) - (len(data) - mark) % unit  # (a trailing odd byte)
-            text = data[mark:end].decode(codec, "surrogatepass")
+            try:
+                text = data[mark:end].decode(codec, "surrogatepass")
+            except UnicodeDecodeError:
+                continue  # not that encoding after all
             if "&#" not in text:
                 return data
             fixed = _CHARACTER_REFERENCE_TEXT.sub(_surrogate_reference, text)
