@@ -78,6 +78,11 @@ QUERIES = [
     lambda s: s.find_all("p", limit=0),
     lambda s: s.find_all("o:p"),
     lambda s: s.find_all(attrs={"data-x": True}),
+    # From a tag that matches itself: its descendants only.
+    lambda s: s.div.find_all(attrs={"data-x": True}),
+    lambda s: s.p.find_all(class_="a"),
+    lambda s: s.p.find_all(class_="boldest"),
+    lambda s: s.body.find_all(class_="b"),
     lambda s: s.find_all(string="  "),
     lambda s: s.find_all(string=" "),
     lambda s: s.find_all(string="\n"),
@@ -110,6 +115,22 @@ QUERIES = [
 def test_matches_bs4(index: int) -> None:
     ours, theirs = both()
     assert shape(QUERIES[index](ours)) == shape(QUERIES[index](theirs))
+
+
+def test_attribute_on_any_tag_many_results() -> None:
+    """Thousands of tags with the attribute or the class: every one, in order
+    (the attribute walk must not dedup its results, a quadratic step)."""
+    row = '<div data-x="{0}" class="c x{0}"><a class="c" data-x="{0}">{0}</a></div>'
+    markup = (
+        "<html><body>" + "".join(row.format(i) for i in range(3000)) + "</body></html>"
+    )
+    ours, theirs = both(markup)
+    for query in (
+        lambda s: s.find_all(attrs={"data-x": True}),
+        lambda s: s.find_all(class_="c"),
+        lambda s: s.body.find_all(class_="x7"),
+    ):
+        assert [str(t) for t in query(ours)] == [str(t) for t in query(theirs)]
 
 
 @pytest.mark.parametrize(
