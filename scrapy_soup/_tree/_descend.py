@@ -13,14 +13,15 @@ the parent step's nodes with a duplicate check, quadratic in the results.)
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterator
 from itertools import islice
 from typing import Any
 
 from lxml import etree
 
 from . import _xpath
-from ._attrs import split_value
+from ._attrs import is_multi_valued
+from ._strainer import SoupStrainer
 
 DOWN_AXES = frozenset({("descendant",), ("descendant-or-self",)})
 
@@ -47,34 +48,99 @@ def iter_names(
     axes: tuple[str, ...],
     limit: int | None,
     xml: bool,
+    strainer: SoupStrainer | None = None,
 ) -> list[Any] | None:
     """The tags of a search below ``context`` by lxml's ``iter`` (one walk in
     C: half libxml2's time or less) by names or any, with an attribute there,
-    a class, or a regex Python tests anyway (`TagPlan.iter_test`); None (the
-    XPath, which stops there) with a limit but for names alone, or in XML."""
+    a class, or a regex Python tests anyway (`TagPlan.iter_test`); with a
+    limit, named tags with attributes that ``strainer`` tests in Python
+    until the limit.  None for the XPath (names alone with a limit), and in
+    XML."""
+    if axes not in DOWN_AXES or xml:
+        return None
     names: tuple[Any, ...] = tag_plan.names
-    if not names and limit is None:
+    if limit is not None:
+        # One name alone: libxml2 stops at the limit, sooner than
+        # ``iter(name)``, which compares the name of each node; a union
+        # (several names) it evaluates whole.  With attributes, it tests
+        # every candidate of the tree before applying the limit.
+        if not tag_plan.exact:
+            return None
+        if not tag_plan.predicates:
+            return (
+                list(islice(_walk_of(context, axes)(*names), limit)) if names else None
+            )
+        if strainer is None:
+            return None
+        if not names:
+            if tag_plan.nodetest == "*":
+                return None  # (every tag tested in Python: slower)
+            names = (tag_plan.nodetest,)
+        return _first(
+            _walk_of(context, axes)(*names), limit, strainer, tag_plan.iter_test()
+        )
+    if not names:
         names = (etree.Element,) if tag_plan.nodetest == "*" else (tag_plan.nodetest,)
-    test = tag_plan.iter_test() if names else None
-    if test is None or axes not in DOWN_AXES or xml:
+    test = tag_plan.iter_test()
+    if test is None:
         return None
     attr, token = test
-    if limit is not None and attr:
-        return None  # (libxml2 stops at the limit)
     if attr and names[0] is etree.Element and _xpath.is_simple_name(attr):
         return _owners(context, axes[0], attr, token)
-    # (``iter`` starts with the element itself)
-    walk = context.iterdescendants if axes[0] == "descendant" else context.iter
-    found = walk(*names)
+    found = _walk_of(context, axes)(*names)
     if token is not None:  # bs4's test: one of the split values (C first)
         return [
-            e
-            for e in found
-            if token in (v := e.get(attr) or "") and token in split_value(v)
+            e for e in found if token in (v := e.get(attr) or "") and token in v.split()
         ]
     if attr:  # (comprehensions: a generator's resume per tag cost a fifth)
         return [el for el in found if el.get(attr) is not None]
-    return list(found if limit is None else islice(found, limit))
+    return list(found)
+
+
+def _walk_of(context: Any, axes: tuple[str, ...]) -> Any:
+    """``iter`` or ``iterdescendants`` of ``context``: ``iter`` starts with it."""
+    return context.iterdescendants if axes[0] == "descendant" else context.iter
+
+
+def _first(
+    found: Iterator[Any],
+    limit: int,
+    strainer: SoupStrainer,
+    test: tuple[str, str | None] | None,
+) -> list[Any]:
+    """The first ``limit`` elements of ``found`` whose attributes pass bs4's
+    test: ``test`` as `iter_names` reads it, or the strainer's own
+    (`SoupStrainer._attribute_match`, on the values the view's ``tag.get``
+    gives: a multi-valued attribute split)."""
+    if test is not None:
+        attr, token = test
+        if token is not None:
+            found = (
+                e
+                for e in found
+                if token in (v := e.get(attr) or "") and token in v.split()
+            )
+        else:
+            found = (e for e in found if e.get(attr) is not None)
+        return list(islice(found, limit))
+    match = strainer._attribute_match
+    groups = list(strainer.attribute_rules.items())
+    out: list[Any] = []
+    for el in found:
+        for attr, rules in groups:
+            try:
+                value: Any = el.get(attr)
+            except ValueError:  # a name lxml refuses (NUL, ...): absent
+                value = None
+            if value is not None and is_multi_valued(el.tag, attr):
+                value = value.split()
+            if not match(value, rules):
+                break
+        else:
+            out.append(el)
+            if len(out) >= limit:
+                break
+    return out
 
 
 def _owners(context: Any, axis: str, attr: str, token: str | None) -> list[Any]:
@@ -84,11 +150,13 @@ def _owners(context: Any, axis: str, attr: str, token: str | None) -> list[Any]:
             value.getparent() for value in _attributes_xpath(axis, attr, False)(context)
         ]
     # contains() is Python's ``in`` on the raw value: the split test only
-    # runs on the values that hold the token's text.
+    # runs on the values that hold the token's text.  str.split() is
+    # `split_value` (both split on exactly the str.isspace() characters:
+    # the regex's \s is Py_UNICODE_ISSPACE) without the regex machinery.
     return [
         value.getparent()
         for value in _attributes_xpath(axis, attr, True)(context, token=token)
-        if token in split_value(value)
+        if token in value.split()
     ]
 
 

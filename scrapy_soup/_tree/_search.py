@@ -579,7 +579,7 @@ class SearchMixin:
             xlimit = limit if tag_plan.exact and not guard else None
             # A union is in document order: on reverse axes, limit from its end.
             from_end = plan.from_end or (plan.reverse and len(tag_plan.names) > 1)
-            nodes = iter_names(tag_plan, plan.context, plan.axes, xlimit, xml)
+            nodes = iter_names(tag_plan, plan.context, plan.axes, xlimit, xml, matcher)
             if nodes is None:
                 xpath = _xpath.tag_xpath(tag_plan, plan.axes, xlimit, from_end)
                 nodes = xpath(plan.context)
@@ -711,9 +711,8 @@ class SearchMixin:
             return False
         if tag_plan.never:
             return None
-        nodes = iter_names(tag_plan, plan.context, plan.axes, 1, _is_xml(doc))
-        if nodes is None:
-            nodes = _xpath.tag_xpath(tag_plan, plan.axes, 1)(plan.context)
+        # (libxml2 stops at the first: sooner than `iter_names`)
+        nodes = _xpath.tag_xpath(tag_plan, plan.axes, 1)(plan.context)
         return wrap(nodes[0], doc) if nodes else None
 
 
