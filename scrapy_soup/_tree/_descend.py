@@ -112,20 +112,20 @@ def _first(
     test: ``test`` as `iter_names` reads it, or the strainer's own
     (`SoupStrainer._attribute_match`, on the values the view's ``tag.get``
     gives: a multi-valued attribute split)."""
+    out: list[Any] = []
     if test is not None:
         attr, token = test
-        if token is not None:
-            found = (
-                e
-                for e in found
-                if token in (v := e.get(attr) or "") and token in v.split()
-            )
-        else:
-            found = (e for e in found if e.get(attr) is not None)
-        return list(islice(found, limit))
+        for el in found:
+            raw = el.get(attr)
+            if raw is not None and (
+                token is None or (token in raw and token in raw.split())
+            ):
+                out.append(el)
+                if len(out) >= limit:
+                    break
+        return out
     match = strainer._attribute_match
     groups = list(strainer.attribute_rules.items())
-    out: list[Any] = []
     for el in found:
         for attr, rules in groups:
             try:

@@ -161,7 +161,9 @@ def _axes_plan(anchor: Any, direction: str) -> _Plan | None:
         # element: a following sibling of the root, a child of the document.
         # Only then the union: one axis lets libxml2 stop at the first match
         # of find() and dot access.
-        after = any(isinstance(n.tag, str) for n in root.itersiblings())
+        after = root.getnext() is not None and any(
+            isinstance(n.tag, str) for n in root.itersiblings()
+        )
         if direction in ("descendants", "next"):
             axes: tuple[str, ...] = (
                 ("descendant-or-self", "following") if after else _OR_SELF

@@ -143,6 +143,8 @@ def compile_selector(
     A `CompiledSelector` (``soup.css.compile()``) is taken again by its text,
     for this mode: the cache holds it, and it keeps its namespaces.
     """
+    if not namespaces and type(selector) is str:
+        return _compile(selector, mode, templates, ())
     if isinstance(selector, CompiledSelector):
         if namespaces is None:
             namespaces = selector.namespaces
