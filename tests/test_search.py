@@ -131,6 +131,13 @@ def test_matches_bs4(index: int) -> None:
     assert shape(QUERIES[index](ours)) == shape(QUERIES[index](theirs))
 
 
+def test_class_libxml2_cannot_take() -> None:
+    """A lone surrogate: no tag holds it (libxml2 would refuse it as text)."""
+    ours, theirs = both()
+    assert ours.find_all(class_="\ud800") == theirs.find_all(class_="\ud800") == []
+    assert ours.find_all("p", class_="\ud800") == []
+
+
 def test_attribute_on_any_tag_many_results() -> None:
     """Thousands of tags with the attribute or the class: every one, in order
     (the attribute walk must not dedup its results, a quadratic step)."""

@@ -86,7 +86,9 @@ def iter_names(
         return None
     attr, token = test
     if attr and names[0] is etree.Element and _xpath.is_simple_name(attr):
-        return _owners(context, axes[0], attr, token)
+        owners = _owners(context, axes[0], attr, token)
+        if owners is not None:
+            return owners
     found = _walk_of(context, axes)(*names)
     if token is not None:  # bs4's test: one of the split values (C first)
         return [
@@ -143,21 +145,21 @@ def _first(
     return out
 
 
-def _owners(context: Any, axis: str, attr: str, token: str | None) -> list[Any]:
-    """The elements along ``axis`` with ``attr``, holding ``token`` if given, in order."""
+def _owners(context: Any, axis: str, attr: str, token: str | None) -> list[Any] | None:
+    """The elements along ``axis`` with ``attr``, holding ``token`` if given,
+    in order; None for a token libxml2 cannot take (a lone surrogate)."""
     if token is None:
-        return [
-            value.getparent() for value in _attributes_xpath(axis, attr, False)(context)
-        ]
+        found = _attributes_xpath(axis, attr, False)(context)
+        return [value.getparent() for value in found]
+    try:
+        found = _attributes_xpath(axis, attr, True)(context, token=token)
+    except UnicodeEncodeError:
+        return None
     # contains() is Python's ``in`` on the raw value: the split test only
     # runs on the values that hold the token's text.  str.split() is
     # `split_value` (both split on exactly the str.isspace() characters:
     # the regex's \s is Py_UNICODE_ISSPACE) without the regex machinery.
-    return [
-        value.getparent()
-        for value in _attributes_xpath(axis, attr, True)(context, token=token)
-        if token in value.split()
-    ]
+    return [value.getparent() for value in found if token in value.split()]
 
 
 __all__ = ["DOWN_AXES", "iter_names"]
