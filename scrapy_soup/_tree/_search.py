@@ -154,7 +154,7 @@ def _axes_plan(anchor: Any, direction: str) -> _Plan | None:
             if direction == "children":
                 return _Plan(el, ("child",))
             return _Plan(None, ())
-        root = getattr(anchor, "_root", None)
+        root = anchor._doc._root  # (the soup's `_root`, without its descriptor)
         if root is None:
             return _Plan(None, ())
         # libxml2 puts content after a stray </html> in a second top-level
@@ -526,7 +526,7 @@ class SearchMixin:
             # bs4's unfiltered fast path ignores a limit of 0.
             limit = None
         n = _normalize_limit(limit)
-        if getattr(self, "decomposed", False):
+        if getattr(self, "_decomposed", False):  # (the `decomposed` property's)
             return ResultSet(matcher, [])
         if (
             type(matcher) is SoupStrainer
@@ -702,7 +702,7 @@ class SearchMixin:
 
     def _find_by_name(self, name: str) -> Any:
         """The first descendant tag called ``name`` (dot access), or False to take the long way."""
-        if not isinstance(self, classes.Tag) or getattr(self, "decomposed", False):
+        if not isinstance(self, classes.Tag) or self._decomposed:
             return False
         plan = _axes_plan(self, "descendants")
         if plan is None or plan.context is None:
