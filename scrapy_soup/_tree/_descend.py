@@ -23,7 +23,7 @@ from . import _xpath
 from ._attrs import is_multi_valued
 from ._strainer import SoupStrainer
 
-DOWN_AXES = frozenset({("descendant",), ("descendant-or-self",)})
+_DOWN_AXES = frozenset({("descendant",), ("descendant-or-self",)})
 
 #: ``{axis}::*/@{attr}`` (with ``[contains(., 'token')]``) by (axis, attr,
 #: token): the token written in, as `_xpath.tag_xpath` does (a variable is
@@ -68,7 +68,7 @@ def iter_names(
     limit, named tags with attributes that ``strainer`` tests in Python
     until the limit.  None for the XPath (names alone with a limit), and in
     XML."""
-    if axes not in DOWN_AXES or xml:
+    if axes not in _DOWN_AXES or xml:
         return None
     names: tuple[Any, ...] = tag_plan.names
     if limit is not None:
@@ -172,4 +172,4 @@ def _owners(context: Any, axis: str, attr: str, token: str | None) -> list[Any] 
     return [value.getparent() for value in xpath(context) if token in value.split()]
 
 
-__all__ = ["DOWN_AXES", "iter_names"]
+__all__ = ["iter_names"]
