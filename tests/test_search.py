@@ -78,6 +78,25 @@ QUERIES = [
     lambda s: s.find_all("p", limit=0),
     lambda s: s.find_all("o:p"),
     lambda s: s.find_all(attrs={"data-x": True}),
+    # From a tag that matches itself: its descendants only.
+    lambda s: s.div.find_all(attrs={"data-x": True}),
+    lambda s: s.p.find_all(class_="a"),
+    lambda s: s.p.find_all(class_="boldest"),
+    lambda s: s.body.find_all(class_="b"),
+    # A limit on named tags with attributes: the walk stops at the limit.
+    lambda s: s.find("p", class_="b"),
+    lambda s: s.find("p", class_="a b"),
+    lambda s: s.find_all("p", class_="a", limit=1),
+    lambda s: s.find("a", href=True),
+    lambda s: s.find("a", href="http://e.com/"),
+    lambda s: s.find(["a", "img"], rel="x"),
+    lambda s: s.find(["a", "img"], rel="me nofollow"),
+    lambda s: s.find("a", attrs={"rel": ["me", "x"]}),
+    lambda s: s.find("a", href=None),
+    lambda s: s.find("li", class_=""),
+    lambda s: s.find("p", id="x", class_="b"),
+    lambda s: s.body.find("div", attrs={"data-x": "1"}),
+    lambda s: s.div.find("div", attrs={"data-x": True}),
     lambda s: s.find_all(string="  "),
     lambda s: s.find_all(string=" "),
     lambda s: s.find_all(string="\n"),
@@ -110,6 +129,29 @@ QUERIES = [
 def test_matches_bs4(index: int) -> None:
     ours, theirs = both()
     assert shape(QUERIES[index](ours)) == shape(QUERIES[index](theirs))
+
+
+def test_class_libxml2_cannot_take() -> None:
+    """A lone surrogate: no tag holds it (libxml2 would refuse it as text)."""
+    ours, theirs = both()
+    assert ours.find_all(class_="\ud800") == theirs.find_all(class_="\ud800") == []
+    assert ours.find_all("p", class_="\ud800") == []
+
+
+def test_attribute_on_any_tag_many_results() -> None:
+    """Thousands of tags with the attribute or the class: every one, in order
+    (the attribute walk must not dedup its results, a quadratic step)."""
+    row = '<div data-x="{0}" class="c x{0}"><a class="c" data-x="{0}">{0}</a></div>'
+    markup = (
+        "<html><body>" + "".join(row.format(i) for i in range(3000)) + "</body></html>"
+    )
+    ours, theirs = both(markup)
+    for query in (
+        lambda s: s.find_all(attrs={"data-x": True}),
+        lambda s: s.find_all(class_="c"),
+        lambda s: s.body.find_all(class_="x7"),
+    ):
+        assert [str(t) for t in query(ours)] == [str(t) for t in query(theirs)]
 
 
 @pytest.mark.parametrize(

@@ -20,14 +20,13 @@ from __future__ import annotations
 import re
 import warnings
 from collections.abc import Callable, Hashable, Iterator, Sequence
-from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
 from . import _xpath
-from ._attrs import split_value
 from ._classes import classes
+from ._descend import iter_names
 from ._identity import NO_REF, TAIL_REFS, TEXT_REFS, WRAPPER_REFS, wrap, wrap_all
 from ._strainer import (
     AttributeResemblesVariableWarning,
@@ -155,14 +154,16 @@ def _axes_plan(anchor: Any, direction: str) -> _Plan | None:
             if direction == "children":
                 return _Plan(el, ("child",))
             return _Plan(None, ())
-        root = getattr(anchor, "_root", None)
+        root = anchor._doc._root  # (the soup's `_root`, without its descriptor)
         if root is None:
             return _Plan(None, ())
         # libxml2 puts content after a stray </html> in a second top-level
         # element: a following sibling of the root, a child of the document.
         # Only then the union: one axis lets libxml2 stop at the first match
         # of find() and dot access.
-        after = any(isinstance(n.tag, str) for n in root.itersiblings())
+        after = root.getnext() is not None and any(
+            isinstance(n.tag, str) for n in root.itersiblings()
+        )
         if direction in ("descendants", "next"):
             axes: tuple[str, ...] = (
                 ("descendant-or-self", "following") if after else _OR_SELF
@@ -247,39 +248,6 @@ def _node_plan(node: Any, direction: str) -> _Plan | None:
             return _Plan(None, ())
         return _Plan(before, ("self", "preceding-sibling"), reverse=True)
     return None
-
-
-_DOWN_AXES = frozenset({("descendant",), ("descendant-or-self",)})
-
-
-def _iter_names(
-    tag_plan: _xpath.TagPlan, plan: _Plan, limit: int | None, doc: Any
-) -> list[Any] | None:
-    """The tags of a search below one element by lxml's ``iter`` (one walk in
-    C: half libxml2's time or less) by names or any, with an attribute there,
-    a class, or a regex Python tests anyway (`TagPlan.iter_test`); None (the
-    XPath, which stops there) with a limit but for names alone, or in XML."""
-    names: tuple[Any, ...] = tag_plan.names
-    if not names and limit is None:
-        names = (etree.Element,) if tag_plan.nodetest == "*" else (tag_plan.nodetest,)
-    test = tag_plan.iter_test() if names else None
-    if test is None or plan.axes not in _DOWN_AXES or _is_xml(doc):
-        return None
-    attr, token = test
-    if limit is not None and attr:
-        return None  # (libxml2 stops at the limit)
-    context = plan.context  # (``iter`` starts with the element itself)
-    walk = context.iterdescendants if plan.axes[0] == "descendant" else context.iter
-    found = walk(*names)
-    if token is not None:  # bs4's test: one of the split values (C first)
-        return [
-            e
-            for e in found
-            if token in (v := e.get(attr) or "") and token in split_value(v)
-        ]
-    if attr:  # (comprehensions: a generator's resume per tag cost a fifth)
-        return [el for el in found if el.get(attr) is not None]
-    return list(found if limit is None else islice(found, limit))
 
 
 def _document_of(node: Any) -> Any:
@@ -558,7 +526,7 @@ class SearchMixin:
             # bs4's unfiltered fast path ignores a limit of 0.
             limit = None
         n = _normalize_limit(limit)
-        if getattr(self, "decomposed", False):
+        if getattr(self, "_decomposed", False):  # (the `decomposed` property's)
             return ResultSet(matcher, [])
         if (
             type(matcher) is SoupStrainer
@@ -613,7 +581,7 @@ class SearchMixin:
             xlimit = limit if tag_plan.exact and not guard else None
             # A union is in document order: on reverse axes, limit from its end.
             from_end = plan.from_end or (plan.reverse and len(tag_plan.names) > 1)
-            nodes = _iter_names(tag_plan, plan, xlimit, doc)
+            nodes = iter_names(tag_plan, plan.context, plan.axes, xlimit, xml, matcher)
             if nodes is None:
                 xpath = _xpath.tag_xpath(tag_plan, plan.axes, xlimit, from_end)
                 nodes = xpath(plan.context)
@@ -734,7 +702,7 @@ class SearchMixin:
 
     def _find_by_name(self, name: str) -> Any:
         """The first descendant tag called ``name`` (dot access), or False to take the long way."""
-        if not isinstance(self, classes.Tag) or getattr(self, "decomposed", False):
+        if not isinstance(self, classes.Tag) or self._decomposed:
             return False
         plan = _axes_plan(self, "descendants")
         if plan is None or plan.context is None:
@@ -745,9 +713,8 @@ class SearchMixin:
             return False
         if tag_plan.never:
             return None
-        nodes = _iter_names(tag_plan, plan, 1, doc)
-        if nodes is None:
-            nodes = _xpath.tag_xpath(tag_plan, plan.axes, 1)(plan.context)
+        # (libxml2 stops at the first: sooner than `iter_names`)
+        nodes = _xpath.tag_xpath(tag_plan, plan.axes, 1)(plan.context)
         return wrap(nodes[0], doc) if nodes else None
 
 

@@ -143,6 +143,8 @@ def compile_selector(
     A `CompiledSelector` (``soup.css.compile()``) is taken again by its text,
     for this mode: the cache holds it, and it keeps its namespaces.
     """
+    if not namespaces and type(selector) is str:
+        return _compile(selector, mode, templates, ())
     if isinstance(selector, CompiledSelector):
         if namespaces is None:
             namespaces = selector.namespaces
@@ -241,7 +243,7 @@ class CSS:
     def _compiled(
         self, select: str | CompiledSelector, namespaces: Any, context: Any
     ) -> tuple[CompiledSelector, bool]:
-        doc = self._scope()[2]
+        doc = self.tag._doc  # (`_scope`'s third)
         mode = self._mode(doc)
         templates = False
         if mode != "xml" and context is not None:
@@ -258,7 +260,7 @@ class CSS:
         return count
 
     def _wrap(self, nodes: list[Any]) -> list[Tag]:
-        return wrap_all(nodes, self._scope()[2])
+        return wrap_all(nodes, self.tag._doc)
 
     def _run_select(
         self, select: str | CompiledSelector, namespaces: Any, first: bool
