@@ -13,7 +13,8 @@ the parent step's nodes with a duplicate check, quadratic in the results.)
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterator
+import functools
+from collections.abc import Iterator
 from itertools import islice
 from typing import Any
 
@@ -25,33 +26,24 @@ from ._strainer import SoupStrainer
 
 _DOWN_AXES = frozenset({("descendant",), ("descendant-or-self",)})
 
-#: ``{axis}::*/@{attr}`` (with ``[contains(., 'token')]``) by (axis, attr,
-#: token): the token written in, as `_xpath.tag_xpath` does (a variable is
-#: copied for each attribute tested, 5% of the search).
-_OWNERS: dict[Hashable, Any] = {}
-_OWNERS_MAX = 256
 
-
-def _attributes_xpath(axis: str, attr: str, token: str | None) -> Any:
-    """The compiled XPath, or None for a token XPath cannot spell."""
-    key = (axis, attr, token)
-    found = _OWNERS.get(key)
-    if found is None:
-        test = ""
-        if token is not None:
-            lit = _xpath.literal(token)
-            if lit is None:
-                return None
-            test = f"[contains(., {lit})]"
-        try:
-            # Smart strings: each result's getparent() is its element.
-            found = etree.XPath(f"{axis}::*/@{attr}{test}")
-        except UnicodeEncodeError:  # a lone surrogate
+@functools.lru_cache(maxsize=256)
+def _attributes_xpath(axis: str, attr: str, token: str | None) -> etree.XPath | None:
+    """``{axis}::*/@{attr}`` (with ``[contains(., 'token')]``), compiled once;
+    None for a token XPath cannot spell.  The token is written in, as
+    `_xpath.tag_xpath` does (a variable is copied for each attribute
+    tested, 5% of the search)."""
+    test = ""
+    if token is not None:
+        lit = _xpath.literal(token)
+        if lit is None:
             return None
-        if len(_OWNERS) >= _OWNERS_MAX:  # the oldest goes
-            del _OWNERS[next(iter(_OWNERS))]
-        _OWNERS[key] = found
-    return found
+        test = f"[contains(., {lit})]"
+    try:
+        # Smart strings: each result's getparent() is its element.
+        return etree.XPath(f"{axis}::*/@{attr}{test}")
+    except UnicodeEncodeError:  # a lone surrogate
+        return None
 
 
 def iter_names(

@@ -54,6 +54,7 @@ _NOT_TAG_NAMES = frozenset(
     {
         "contents", "_kept", "_namespaces", "_root", "_mode", "_verbatim",
         "_trailer", "_doctype", "_builder", "_doc", "_el", "_decomposed",
+        "_hidden",
     }
 )  # fmt: skip
 
