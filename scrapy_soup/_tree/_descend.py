@@ -39,11 +39,8 @@ def _attributes_xpath(axis: str, attr: str, token: str | None) -> etree.XPath | 
         if lit is None:
             return None
         test = f"[contains(., {lit})]"
-    try:
-        # Smart strings: each result's getparent() is its element.
-        return etree.XPath(f"{axis}::*/@{attr}{test}")
-    except UnicodeEncodeError:  # a lone surrogate
-        return None
+    # Smart strings: each result's getparent() is its element.
+    return etree.XPath(f"{axis}::*/@{attr}{test}")
 
 
 def iter_names(

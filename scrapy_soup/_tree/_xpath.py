@@ -56,7 +56,7 @@ _TRANSLATE_WS = "translate(@{a}, '" + _XPATH_WS + "', '" + " " * len(_XPATH_WS) 
 #: An XML name without a colon: usable as an XPath name test or ``@name``.
 _SIMPLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*\Z")
 #: Characters libxml2/lxml refuse in an XPath expression.
-_BAD_XPATH_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+_BAD_XPATH_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 _UNIVERSAL_MULTI = CDATA_LIST_ATTRIBUTES["*"]
 #: attribute -> tag names on which it is multi-valued (beyond the universal ones).
