@@ -104,7 +104,7 @@ def _key(result: Any, tags: list[Any]) -> Any:
 _FIRST_TAG = re.compile(r"<[a-zA-Z]")
 _DOCTYPE = re.compile(r"<!doctype", re.I)
 _MARKUP = re.compile(r"<[^>]*>?")
-_SECOND_HTML = re.compile(r"</html\s*>\s+<html[\s/>]", re.I)
+_SECOND_HTML = re.compile(r"</html\s*>.*\s.*<html[\s/>]", re.I | re.S)
 
 
 def _doctype_after_content(text: str) -> bool:

@@ -21,7 +21,7 @@ from typing import Any
 
 from lxml import etree
 
-from .._tree._attrs import CDATA_LIST_ATTRIBUTES, normalize_multi
+from .._tree._attrs import CDATA_LIST_ATTRIBUTES, NOT_XML, normalize_multi
 from .._tree._output import _meta_substitution as _tree_meta_substitution
 from .._tree._tables import (
     ASCII_SPACES,
@@ -127,8 +127,9 @@ def _settle_order(el: Any, items: list[tuple[str, str]]) -> None:
         el.set(key, values[key])
 
 
-#: Characters lxml refuses in an attribute value it is asked to set.
-_REFUSED = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
+#: Characters lxml refuses in an attribute value it is asked to set (the
+#: noncharacters U+FFFE and U+FFFF too, which libxml2 keeps from a parse).
+_REFUSED = NOT_XML
 
 
 def _bare_tag(tag: str, empty: bool) -> str:
