@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
-from ._attrs import CDATA_LIST_ATTRIBUTES, is_multi_valued, split_value
+from ._attrs import CDATA_LIST_ATTRIBUTES, NOT_XML, is_multi_valued, split_value
 from ._strainer import SoupStrainer, TagNameMatchRule
 from ._tables import ASCII_SPACES
 
@@ -55,8 +55,6 @@ _TRANSLATE_WS = "translate(@{a}, '" + _XPATH_WS + "', '" + " " * len(_XPATH_WS) 
 
 #: An XML name without a colon: usable as an XPath name test or ``@name``.
 _SIMPLE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*\Z")
-#: Characters libxml2/lxml refuse in an XPath expression.
-_BAD_XPATH_CHARS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 _UNIVERSAL_MULTI = CDATA_LIST_ATTRIBUTES["*"]
 #: attribute -> tag names on which it is multi-valued (beyond the universal ones).
@@ -70,7 +68,7 @@ for _tag, _names in CDATA_LIST_ATTRIBUTES.items():
 
 def literal(value: str) -> str | None:
     """An XPath 1.0 string literal for ``value``, or None if XPath cannot hold it."""
-    if _BAD_XPATH_CHARS.search(value):
+    if NOT_XML.search(value):  # (what lxml refuses in an XPath, as in text)
         return None
     if "'" not in value:
         return f"'{value}'"

@@ -120,16 +120,11 @@ def _settle_order(el: Any, items: list[tuple[str, str]]) -> None:
     """
     attrib = el.attrib
     values = dict(attrib)
-    if any(_REFUSED.search(v) for v in values.values()):
+    if any(NOT_XML.search(v) for v in values.values()):
         return
     attrib.clear()
     for key, _ in items:
         el.set(key, values[key])
-
-
-#: Characters lxml refuses in an attribute value it is asked to set (the
-#: noncharacters U+FFFE and U+FFFF too, which libxml2 keeps from a parse).
-_REFUSED = NOT_XML
 
 
 def _bare_tag(tag: str, empty: bool) -> str:
@@ -425,7 +420,7 @@ def settle_attributes(el: Any) -> bool:
     settled = sorted((k, normalize_multi(v) if k in multi else v) for k, v in items)
     if settled == items:
         return True
-    if any(_REFUSED.search(v) for _, v in items):
+    if any(NOT_XML.search(v) for _, v in items):
         # lxml would refuse to set the value again (libxml2 keeps the
         # control characters it parsed): leave the element as it is.
         return False

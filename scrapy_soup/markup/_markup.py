@@ -290,12 +290,19 @@ def soup_html(soup: Any) -> str:
     The doctype, comments and whitespace around the root are the soup's
     (bs4's document level); the root element is written by `contents_html`,
     twice as fast as the soup's general renderer for the same text.  A soup
-    an edit left with text only the soup knows how to write (verbatim
-    whitespace, strings kept apart) is written by the soup.
+    an edit left with what only the soup knows how to write (verbatim
+    whitespace, strings kept apart or of their own class, hidden tags) is
+    written by the soup.
     """
     doc = soup._doc
     root: etree._Element | None = doc._root
-    if root is None or doc._mode != "html" or doc._verbatim or doc._segmented:
+    if (
+        root is None
+        or doc._mode != "html"
+        or doc._verbatim
+        or doc._segmented
+        or doc._has_hidden
+    ):
         return str(soup)
     out: list[str] = []
     element = root
