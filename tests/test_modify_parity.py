@@ -195,6 +195,12 @@ OPS: dict[str, Callable[[Any, Any, Any], Any]] = {
     "set_string_cdata": lambda s, ns, t: setattr(t, "string", ns.CData("d")),
     "after_doctype": lambda s, ns, t: t.insert_after(ns.Doctype("html"), "y"),
     "append_declaration": lambda s, ns, t: t.append(ns.Declaration("x")),
+    # The string beside it taken out: the CData is then the slot's one string.
+    "cdata_alone": lambda s, ns, t: (
+        t.append("s"),
+        t.append(ns.CData("c<")),
+        t.contents[-2].extract(),
+    ),
 }
 
 CASES = [

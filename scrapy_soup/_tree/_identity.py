@@ -211,7 +211,7 @@ def bind_segments(
 
     bs4 keeps neighbouring strings apart; lxml's slot holds one text (and
     no class: a single string of a class of its own is kept the same way,
-    `_slots.bind_one`).  Each
+    `bind_slot`).  Each
     string knows the list (``_seg``) and the slot's whole text (``_raw``,
     so an edit of the slot by any other way leaves them detached); the
     identity map holds the first, and the soup keeps it, with the list.
@@ -228,6 +228,25 @@ def bind_segments(
     remember_string(owner, is_tail, seg[0])
     doc._kept[(owner, is_tail)] = seg[0]
     doc._segmented = True
+
+
+def bind_slot(
+    strings: list[Any], owner: _Element, is_tail: bool, raw: str, doc: Any
+) -> None:
+    """Make ``strings`` the strings of a slot an edit wrote, which holds them joined.
+
+    A lone `NavigableString` is the slot's string (`bind_string`).  Several,
+    or one of a class of its own (a `CData`, a `Script` put in a
+    ``<div>``), are its segments (`bind_segments`), which output and
+    ``get_text()`` read with their own classes, not the one the tags around
+    the slot give its text.  Segments need a document to keep them.
+    """
+    if len(strings) == 1 and (
+        doc is None or type(strings[0]) is classes.NavigableString
+    ):
+        bind_string(strings[0], owner, is_tail, raw, doc)
+    elif doc is not None:
+        bind_segments(strings, owner, is_tail, raw, doc)
 
 
 def move_strings(found: Any, owner: _Element, is_tail: bool, raw: str) -> None:

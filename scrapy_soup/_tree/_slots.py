@@ -81,20 +81,6 @@ def slot_value(owner: _Element, is_tail: bool, doc: Any) -> str:
     return normalize_text(raw, parent, doc is not None and doc._mode == "xml")
 
 
-def bind_one(string: Any, owner: Any, is_tail: bool, raw: str, doc: Any) -> None:
-    """Make ``string`` the one string of a slot an edit wrote, class and all.
-
-    A string of another class than `NavigableString` (a `CData`, a `Script`
-    put in a ``<div>``) is kept by the soup as a slot's one segment
-    (`_identity.bind_segments`): output and ``get_text()`` then read it with
-    its own class, not the one the tags around the slot give its text.
-    """
-    if type(string) is classes.NavigableString or doc is None:
-        _identity.bind_string(string, owner, is_tail, raw, doc)
-    else:
-        _identity.bind_segments([string], owner, is_tail, raw, doc)
-
-
 def add_text(
     owner: Any, is_tail: bool, string: Any, doc: Any, at_end: bool = True
 ) -> None:
@@ -104,7 +90,7 @@ def add_text(
         raw = set_raw(owner, is_tail, str(string), doc)
         _identity.forget_slot(owner, is_tail)
         if raw is not None and raw == str(string):
-            bind_one(string, owner, is_tail, raw, doc)
+            _identity.bind_slot([string], owner, is_tail, raw, doc)
         return
     old = slot_value(owner, is_tail, doc)
     # bs4 keeps the strings apart: the slot holds them joined, the soup the
@@ -115,7 +101,7 @@ def add_text(
     written = set_raw(owner, is_tail, value, doc)
     if held and written == value:
         strings = [*held, string] if at_end else [string, *held]
-        _identity.bind_segments(strings, owner, is_tail, value, doc)
+        _identity.bind_slot(strings, owner, is_tail, value, doc)
 
 
 def adopt(item: Any, doc: Any) -> None:
@@ -162,8 +148,8 @@ def remove_node(node: _Element, doc: Any) -> None:
         parent.remove(node)
         set_raw(owner, is_tail, merged, doc)
         set_raw(node, True, None, doc)  # drops its mark
-        if doc is not None and "".join(strings) == merged == slot_raw(owner, is_tail):
-            _identity.bind_segments(strings, owner, is_tail, merged, doc)
+        if "".join(strings) == merged == slot_raw(owner, is_tail):
+            _identity.bind_slot(strings, owner, is_tail, merged, doc)
         return
     string = _identity.cached_string(node, True)
     node.tail = None
@@ -185,10 +171,7 @@ def take_segment(x: Any) -> None:
     _identity.forget_slot(owner, is_tail)
     if written != value:
         return
-    if len(rest) == 1:
-        _identity.bind_string(rest[0], owner, is_tail, value, doc)
-    else:
-        _identity.bind_segments(rest, owner, is_tail, value, doc)
+    _identity.bind_slot(rest, owner, is_tail, value, doc)
 
 
 def write_back(parent: Any, items: list[Any]) -> None:
@@ -263,10 +246,8 @@ def write_back(parent: Any, items: list[Any]) -> None:
         value = "".join(group)
         written = set_raw(owner, is_tail, value, doc)
         _identity.drop_slot(owner, is_tail)
-        if len(group) == 1 and written is not None and written == str(group[0]):
-            bind_one(group[0], owner, is_tail, written, doc)
-        elif doc is not None and len(group) > 1 and written == value:
-            _identity.bind_segments(group, owner, is_tail, value, doc)
+        if written is not None and written == value:
+            _identity.bind_slot(group, owner, is_tail, value, doc)
     for item in items:
         if not (isinstance(item, classes.NavigableString) and item._el is None):
             adopt(item, doc)
