@@ -195,6 +195,15 @@ OPS: dict[str, Callable[[Any, Any, Any], Any]] = {
     "set_string_cdata": lambda s, ns, t: setattr(t, "string", ns.CData("d")),
     "after_doctype": lambda s, ns, t: t.insert_after(ns.Doctype("html"), "y"),
     "append_declaration": lambda s, ns, t: t.append(ns.Declaration("x")),
+    # Whitespace an edit wrote, kept as written (bs4 collapses only parsed
+    # whitespace), in comments and in a copy.
+    "blank_comments": lambda s, ns, t: t.append(ns.Comment("  "), ns.Comment("")),
+    "copy_edited": lambda s, ns, t: (
+        setattr(t, "string", "  "),
+        t.append(ns.Comment("\t")),
+        t.append(ns.CData("c")),
+        t.insert_after(copy.copy(t)),
+    ),
     # The string beside it taken out: the CData is then the slot's one string.
     "cdata_alone": lambda s, ns, t: (
         t.append("s"),
@@ -227,6 +236,54 @@ def test_hand_written_fragments(doc: str, op: str) -> None:
         OPS[op](soup, ns, targets[0])
 
     _run(FRAGMENTS[doc], script, fragment=True)
+
+
+def _edit_strings(soup: Any, ns: Any) -> None:
+    """Strings only the soup knows how to keep: whitespace an edit wrote,
+    neighbouring strings, a string of a class of its own, a hidden tag."""
+    soup.p.string = "  "
+    soup.p.append(ns.Comment("  "))
+    soup.p.insert_after("\t")
+    soup.b.append("y")
+    soup.b.append(ns.CData("c"))
+    soup.i.hidden = True
+
+
+def _described(soup: Any, tag_cls: type) -> tuple[Any, ...]:
+    return str(soup), soup.get_text(), _tree(soup, tag_cls)
+
+
+@pytest.mark.parametrize("fragment", [False, True])
+def test_edited_strings_move_to_another_soup(fragment: bool) -> None:
+    markup = "<div><p>a</p><b>x</b><i>z</i></div>"
+    seen = []
+    for ns in (bs4, scrapy_soup):
+        make = (
+            (lambda t: bs4.BeautifulSoup(t, "html.parser" if fragment else "lxml"))
+            if ns is bs4
+            else (lambda t: Soup(t, "fragment" if fragment else "lxml"))
+        )
+        soup, other = make(markup), make("<section></section>")
+        _edit_strings(soup, ns)
+        other.section.append(soup.div.extract())
+        seen.append(_described(other, ns.Tag))
+    assert seen[0] == seen[1]
+
+
+@pytest.mark.parametrize("fragment", [False, True])
+def test_copy_of_an_edited_soup(fragment: bool) -> None:
+    markup = "<!--c--><div><p>a</p><b>x</b><i>z</i></div>"
+    if not fragment:  # (fragment mode drops a doctype: README, differences)
+        markup = "<!DOCTYPE html>" + markup
+    seen = []
+    for ns in (bs4, scrapy_soup):
+        if ns is bs4:
+            soup = bs4.BeautifulSoup(markup, "html.parser" if fragment else "lxml")
+        else:
+            soup = Soup(markup, "fragment" if fragment else "lxml")
+        _edit_strings(soup, ns)
+        seen.append(_described(copy.copy(soup), ns.Tag))
+    assert seen[0] == seen[1]
 
 
 @pytest.mark.parametrize("cls", ["CData", "Doctype", "Declaration", "Script"])
@@ -299,7 +356,13 @@ _KINDS = [
     "str_replace",
     "str_extract",
     "attr",
+    "special",
+    "hidden",
+    "copy",
+    "smooth",
 ]
+#: The string classes a "special" edit inserts, by name in both libraries.
+_SPECIAL_STRINGS = ["CData", "Comment", "Doctype", "Declaration", "Script"]
 _STRINGS = st.sampled_from(["x", "y z", "&<>", " ", "\n", "é", "  ", "\n\n", "\t"])
 
 
@@ -349,6 +412,15 @@ def _apply(soup: Any, ns: Any, kind: str, i: int, j: int, text: str) -> bool:
     elif kind == "attr":
         t["data-k"] = text
         t["class"] = "c1 c2"
+    elif kind == "special":  # a string of a class of its own, inside a tag
+        string = getattr(ns, _SPECIAL_STRINGS[j % len(_SPECIAL_STRINGS)])(text)
+        t.insert(j % (len(t.contents) + 1), string)
+    elif kind == "hidden":
+        t.hidden = True
+    elif kind == "copy":
+        t.insert_after(copy.copy(t))
+    elif kind == "smooth":
+        t.smooth()
     return True
 
 

@@ -133,10 +133,11 @@ class Document:
     #: doctype, None for the next node lxml kept before the root.  Empty:
     #: lxml's siblings of the root and ``_doctype_index`` say it all.
     _top_leader: list[NavigableString | None]
-    #: Text slots ``(element, is_tail)`` an edit wrote: they hold bs4's value
-    #: as it is, where text from the parser is read with whitespace-only
-    #: strings collapsed (bs4 collapses them once, when it parses).
-    _verbatim: set[tuple[Any, bool]]
+    #: Text slots ``(element, is_tail)`` an edit wrote, and comment nodes
+    #: ``(node, None)`` an edit made: they hold bs4's value as it is, where
+    #: text from the parser is read with whitespace-only strings collapsed
+    #: (bs4 collapses them once, when it parses).
+    _verbatim: set[tuple[Any, bool | None]]
     #: Whether an edit made neighbouring strings in one text slot
     #: (`_identity.bind_segments`): the text, search and output paths that
     #: read lxml's slots whole then take the view's strings instead.

@@ -55,7 +55,7 @@ from ._slots import (
     take_segment,
     write_back,
 )
-from ._text import forget_contexts
+from ._text import forget_contexts, reads_collapsed
 
 _FULL_DOCUMENT_MESSAGE = (
     "the top level of a full html/xml soup cannot be addressed by position: use "
@@ -183,6 +183,10 @@ def _prepare(arg: Any, doc: Any) -> Any:
             node = etree.Comment(xml_safe(str(arg)))
         except ValueError as exc:
             raise ValueError(f"lxml cannot hold this comment: {exc}") from exc
+        if doc is not None and reads_collapsed(str(arg)):
+            # Whitespace bs4 keeps as given (it collapses a comment's only
+            # when it parses), where the view reads lxml's collapsed.
+            doc._verbatim.add((node, None))
     elif isinstance(arg, classes.ProcessingInstruction):
         target, _, rest = str(arg).partition(" ")
         if isinstance(arg, classes.XMLProcessingInstruction) and rest.endswith("?"):
@@ -227,13 +231,20 @@ def _detach(x: Any) -> None:
 
 def _copy_view_state(source: Any, copied: Any, doc: Any) -> None:
     """Give a deep copy of ``source`` what the soup keeps beside lxml's tree:
-    hidden tags, and the strings of a slot kept apart or of a class of their
-    own (copies of them, as bs4 copies each node)."""
+    hidden tags, the strings of a slot kept apart or of a class of their own
+    (copies of them, as bs4 copies each node), and the marks of whitespace an
+    edit wrote (`Document._verbatim`)."""
+    verbatim = doc._verbatim
     for old, new in zip(source.iter(), copied.iter(), strict=True):
         wrapper = _identity.cached_wrapper(old)
         if isinstance(wrapper, classes.Tag) and wrapper.hidden:
             _identity.wrap(new, doc).hidden = True
-        for is_tail in (False, True) if old is not source else (False,):
+        slots = (False, True) if old is not source else (False,)
+        if verbatim:
+            for is_tail in (*slots, None):
+                if (old, is_tail) in verbatim:
+                    verbatim.add((new, is_tail))
+        for is_tail in slots:
             found = _identity.cached_string(old, is_tail)
             if found is not None and found._seg is not None and found._is_live():
                 strings = [type(s)(s) for s in found._seg]
@@ -681,7 +692,7 @@ class ModifyMixin:
         pos = me.sourcepos  # (the line is the element's, copied with it)
         if pos is not None:
             clone.sourcepos = pos
-        if doc is not None and (doc._has_hidden or doc._segmented):
+        if doc is not None and (doc._has_hidden or doc._segmented or doc._verbatim):
             _copy_view_state(me._el, el, doc)
         return clone  # type: ignore[no-any-return]  # (type(me): Self's class)
 

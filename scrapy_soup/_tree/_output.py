@@ -170,15 +170,18 @@ def _with_segments(
 
 
 def _with_verbatim(
-    events: Iterator[tuple[Any, ...]], verbatim: set[tuple[Any, bool]]
+    events: Iterator[tuple[Any, ...]], verbatim: set[tuple[Any, bool | None]]
 ) -> Iterator[tuple[Any, ...]]:
-    """Strings of slots an edit wrote keep their raw text (see ``Document._verbatim``)."""
+    """Strings of slots an edit wrote, and comments an edit made, keep their
+    raw text (see ``Document._verbatim``)."""
     for event in events:
-        if event[0] == STRING and event[5] is not None:
+        if event[0] == STRING and (event[4], event[5]) in verbatim:
             owner, is_tail = event[4], event[5]
-            if (owner, is_tail) in verbatim:
+            if is_tail is None:  # a comment node
+                raw = owner.text or ""
+            else:
                 raw = owner.tail if is_tail else owner.text
-                event = (STRING, raw, *event[2:])
+            event = (STRING, raw, *event[2:])
         yield event
 
 

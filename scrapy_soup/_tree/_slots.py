@@ -18,7 +18,7 @@ from . import _identity
 from ._attrs import xml_safe
 from ._classes import classes
 from ._tables import ASCII_SPACES
-from ._text import normalize_text, text_string
+from ._text import normalize_text, reads_collapsed, text_string
 
 if TYPE_CHECKING:
     from lxml.etree import _Element
@@ -49,7 +49,7 @@ def set_raw(
     verbatim = getattr(doc, "_verbatim", None)
     if verbatim is not None:
         key = (owner, is_tail)
-        if value and value not in (" ", "\n") and not value.strip(ASCII_SPACES):
+        if value and reads_collapsed(value):
             verbatim.add(key)
         else:
             verbatim.discard(key)
@@ -105,11 +105,20 @@ def add_text(
 
 
 def adopt(item: Any, doc: Any) -> None:
-    """Point the wrappers of a node moved in from another document at ``doc``."""
-    if item._doc is doc:
+    """Point the wrappers of a node moved in from another document at ``doc``.
+
+    What the old document kept beside lxml's tree for the node comes too:
+    its hidden tags, the strings of its slots kept apart or of a class of
+    their own, and the marks of whitespace an edit wrote (`set_raw`).
+    """
+    old_doc = item._doc
+    if old_doc is doc:
         return
     item._doc = doc
     node = item._el
+    marks = getattr(old_doc, "_verbatim", None)
+    if marks and doc is not None and (node, None) in marks:  # a comment
+        doc._verbatim.add((node, None))
     if not isinstance(node.tag, str):
         return
     for n in node.iter():
@@ -118,9 +127,18 @@ def adopt(item: Any, doc: Any) -> None:
             wrapper._doc = doc
             if getattr(wrapper, "_hidden", False):  # (a tag: strings have none)
                 wrapper.hidden = True  # the new document learns of it
-        for is_tail in (False, True):
+        # (The moved node's own tail stays where it was.)
+        for is_tail in (False, True, None) if n is not node else (False, None):
+            if marks and doc is not None and (n, is_tail) in marks:
+                doc._verbatim.add((n, is_tail))
+            if is_tail is None:
+                continue
             string = _identity.cached_string(n, is_tail)
-            if string is not None:
+            if string is None:
+                continue
+            if string._seg is not None and string._is_live() and doc is not None:
+                _identity.bind_segments(string._seg, n, is_tail, string._raw, doc)
+            else:
                 string._doc = doc
 
 

@@ -8,6 +8,7 @@ its state, a `_document.Document`, which the tags and strings point at.
 
 from __future__ import annotations
 
+import copy
 import warnings
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -21,7 +22,7 @@ from ._builder import TreeBuilderInfo, warn_if_xml
 from ._classes import classes
 from ._document import Document
 from ._encodings import decode_excluding
-from ._identity import remember
+from ._identity import remember, wrap
 from ._node import PageElement
 from ._parse import (
     ATTRIBUTE_REDEFINED,
@@ -526,6 +527,9 @@ class Soup(DocumentNode):
         # bs4 copies what the parse found out about the bytes, too.
         clone.original_encoding = self.original_encoding
         clone.declared_html_encoding = self.declared_html_encoding
+        doc = self._doc
+        if doc._verbatim or doc._segmented or doc._has_hidden:
+            _copy_edited_contents(self, clone)
         return clone
 
     def __getstate__(self) -> dict[str, Any]:
@@ -587,6 +591,25 @@ class Soup(DocumentNode):
         """A new detached string, of ``subclass`` if given (bs4's ``new_string``)."""
         cls = subclass or NavigableString
         return cls(s)
+
+
+def _copy_edited_contents(source: Soup, clone: Soup) -> None:
+    """Make ``clone``'s contents copies of ``source``'s nodes, as bs4's deep
+    copy does, where the text it was parsed from does not say everything an
+    edit made: whitespace kept as written, strings kept apart or of a class
+    of their own, hidden tags (`Tag.__copy__` copies those)."""
+    if source._doc._mode == "fragment":
+        old: Any = source
+        new: Any = clone
+    else:
+        old_root, new_root = source._doc._root, clone._doc._root
+        if old_root is None or new_root is None:
+            return
+        old, new = wrap(old_root, source._doc), wrap(new_root, clone._doc)
+        new.hidden = old.hidden
+    new.clear()
+    for child in old.contents:
+        new.append(copy.copy(child))
 
 
 def _rebuild(markup: str, mode: str, base_url: str | None) -> Soup:

@@ -81,8 +81,9 @@ class NavigableString(str, PageElement):  # type: ignore[misc]
     def _for_node(cls, node: Any, doc: Document | None) -> NavigableString:
         raw = node_raw_text(node)
         value = raw
-        if cls is Comment:
-            # bs4 collapses whitespace-only comments as it does text.
+        if cls is Comment and not (doc is not None and (node, None) in doc._verbatim):
+            # bs4 collapses whitespace-only comments as it does text (when it
+            # parses: not one an edit made).
             is_xml = doc is not None and doc._mode == "xml"
             value = normalize_text(raw, None if is_xml else node.getparent(), is_xml)
         obj = str.__new__(cls, value)

@@ -87,6 +87,12 @@ def normalize_text(raw: str, parent: _Element | None, is_xml: bool) -> str:
     return "\n" if "\n" in raw else " "
 
 
+def reads_collapsed(value: str) -> bool:
+    """Whether ``value``, read back from lxml as parser text, would collapse
+    (`normalize_text`): a string an edit made with it is kept verbatim."""
+    return value not in (" ", "\n") and not value.strip(ASCII_SPACES)
+
+
 def text_string(
     owner: Any,
     is_tail: bool,
