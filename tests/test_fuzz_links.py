@@ -20,6 +20,7 @@ from test_fuzz_output import _RAW_TEXT
 
 from scrapy_soup import Soup, absolutize_links
 from scrapy_soup.markup._markup import is_document
+from scrapy_soup.markup.links import _drop_what_is_not_read_back
 
 BASES = st.sampled_from(
     [
@@ -99,8 +100,12 @@ def test_absolutize_links_hostile_names_and_documents(text: str, base: str) -> N
     out = absolutize_links(text, base)
     assert isinstance(out, str)
     if is_document(text):
-        # A document stays one: the soup of it, links made absolute.
-        assert out == str(absolutize_links(Soup(text), base))
+        # A document stays one: the soup of it, links made absolute, less
+        # what only a stray end tag before the root leaves at the top level
+        # (a parse of the output drops it).
+        soup = Soup(text)
+        _drop_what_is_not_read_back(soup)
+        assert out == str(absolutize_links(soup, base))
     # Idempotent: absolute links stay as they are (raw-text elements such as
     # <plaintext> do not round-trip: FUZZING.md, known limits).
     if not _RAW_TEXT.search(text):

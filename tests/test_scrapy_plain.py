@@ -305,3 +305,41 @@ def test_escape_text_is_bs4s_minimal_formatter() -> None:
     soup: Any = BeautifulSoup("<p></p>", "lxml")
     soup.p.string = text
     assert escape_text(text) == soup.p.decode_contents()
+
+
+def _edit(soup: Any, edit: str) -> Any:
+    """The same edit through bs4's API, on our soup or bs4's: the div edited."""
+    module = __import__("bs4" if isinstance(soup, BeautifulSoup) else "scrapy_soup")
+    div = soup.find("div")
+    if edit == "cdata":
+        div.p.insert(0, module.CData("a<b"))
+    elif edit == "doctype":
+        div.p.insert(1, module.Doctype("html"))
+    elif edit == "script":
+        div.b.string.replace_with(module.Script("if (a < b) x()"))
+    else:
+        div.p.hidden = True
+    return div
+
+
+@pytest.mark.parametrize("edit", ["cdata", "doctype", "script", "hidden"])
+def test_a_tag_with_what_only_the_soup_writes_is_its_str(edit: str) -> None:
+    # The lxml copy the items are written from has none of it: an inserted
+    # CData was written as escaped text, a hidden tag as a tag.
+    markup = "<div><p>x</p><b>y</b></div>"
+    expected = str(_edit(BeautifulSoup(markup, "lxml"), edit))
+    item = {"v": _edit(Soup(markup, "lxml"), edit)}
+    convert_item(item, ())
+    assert item == {"v": expected}
+
+
+@pytest.mark.parametrize("edit", ["cdata", "doctype", "script", "hidden"])
+def test_fragment_html_of_an_edited_fragment_is_its_str(edit: str) -> None:
+    from scrapy_soup._scrapy._bridge import fragment_html
+
+    markup = "<div><p>x</p><b>y</b></div>"
+    theirs = BeautifulSoup(markup, "html.parser")
+    _edit(theirs, edit)
+    soup = Soup(markup, "fragment")
+    _edit(soup, edit)
+    assert fragment_html(soup) == str(soup) == str(theirs)

@@ -75,13 +75,19 @@ def fragment_html(soup: Soup) -> str:
 
     Written by the straight-from-lxml serializer (`contents_html`, ~2.3x
     faster on the corpus' page bodies, tested equal to ``str()``) unless an
-    edit through the soup wrote whitespace bs4 keeps verbatim, which only
-    the soup's own output knows about.
+    edit through the soup wrote what only the soup's own output knows about:
+    whitespace bs4 keeps verbatim, strings kept apart or of their own class
+    (an inserted ``CData`` or ``Doctype`` is plain text to lxml), hidden tags.
     """
     from scrapy_soup.markup._fragment import contents_html
 
     el = soup._el
-    if soup._mode == "fragment" and not soup._doc._verbatim and el is not None:
+    doc = soup._doc
+    if (
+        soup._mode == "fragment"
+        and el is not None
+        and not (doc._verbatim or doc._segmented or doc._has_hidden)
+    ):
         return contents_html(el)
     return str(soup)
 

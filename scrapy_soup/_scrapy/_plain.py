@@ -263,7 +263,9 @@ def _tag_markup(tag: Any, serialize: bool = True) -> tuple[str | None, Soup | No
     equal to ``str()``, ~2x faster); the pipelines then work on the copy
     instead of parsing the string again. Whole documents, XML, tags inside
     ``<pre>``/``<textarea>`` (whose whitespace bs4 keeps) and documents
-    edited with verbatim whitespace take ``str()``. Without ``serialize``,
+    edited with what only the soup writes (verbatim whitespace, strings kept
+    apart or of their own class such as an inserted ``CData``, hidden tags;
+    a copy of the lxml tree has none of it) take ``str()``. Without ``serialize``,
     a copy is not serialized (None): the caller processes it first.
     """
     from scrapy_soup._scrapy._bridge import fragment_html, fragment_of_tag
@@ -275,6 +277,8 @@ def _tag_markup(tag: Any, serialize: bool = True) -> tuple[str | None, Soup | No
         or doc is None
         or doc._mode == "xml"
         or doc._verbatim
+        or doc._segmented
+        or doc._has_hidden
         or el.tag in ("pre", "textarea")
         or next(el.iterancestors("pre", "textarea"), None) is not None
     ):

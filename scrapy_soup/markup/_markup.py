@@ -5,9 +5,9 @@ element, and give back the same kind.  Strings are parsed as a *fragment*:
 the output is the fragment's own top-level nodes, with no ``<html>`` or
 ``<body>`` added, as bs4's ``html.parser`` builder gives them.  A string
 that is a whole document (it starts with a doctype or ``<html>``, after
-comments and whitespace) stays one: `parse_document` keeps ``<html>``,
-``<head>`` and ``<body>`` with their attributes, and `document_html` writes
-them back.
+comments and whitespace, or its output as a fragment would: `write_as_read`)
+stays one: `parse_document` keeps ``<html>``, ``<head>`` and ``<body>`` with
+their attributes, and `document_html` writes them back.
 
 The string path parses as the soup's ``"fragment"`` mode does and
 serializes as ``str()`` of that soup does (bs4's serialization), but
@@ -21,7 +21,7 @@ from __future__ import annotations
 import contextlib
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from lxml import etree
@@ -46,6 +46,7 @@ __all__ = [
     "set_attribute",
     "set_text",
     "target_element",
+    "write_as_read",
     "write_markup",
 ]
 
@@ -183,6 +184,30 @@ def is_document(text: str) -> bool:
             pos = close + 1
         else:
             return _DOCUMENT_TAG.match(text, pos, min(end, pos + 10)) is not None
+
+
+def write_as_read(text: str, write: Callable[[bool], str]) -> str:
+    """``write(document)``, *document* telling whether *text* is one, as its output tells.
+
+    `is_document` decides on the text as written.  But what comes before an
+    ``<html>`` tag may be nothing to the parser (stray end tags, ``</>``, a
+    doctype after them) or be removed by `clean` (a ``<script>``), and the
+    output written as a fragment then starts with ``<html>``: a second call
+    would read that as a document and give another string.  Such a text is
+    a document, written again as one, so that a second call gives the
+    output back.  Only texts that write ``<html>`` pay for two writes.
+
+    >>> text = "</p><html><p>x</p>"
+    >>> markup_of(parse_markup(text, is_document(text)))  # as a fragment
+    '<html><p>x</p></html>'
+    >>> write_as_read(text, lambda document: markup_of(parse_markup(text, document)))
+    '<html><body><p>x</p></body></html>'
+    """
+    document = is_document(text)
+    out = write(document)
+    if not document and is_document(out):
+        out = write(True)
+    return out
 
 
 def parse_document(text: str) -> Target | None:

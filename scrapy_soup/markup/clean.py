@@ -44,11 +44,11 @@ from ._markup import (
     CleanError,
     Target,
     as_html,
-    is_document,
     markup_of,
     parse_markup,
     set_text,
     target_element,
+    write_as_read,
     write_markup,
 )
 from ._policy import (
@@ -432,10 +432,11 @@ def clean(
     *policy* is a `CleanPolicy` or a preset name (``"safe"``, ``"strict"``,
     ``"epub"``).  See `clean_element`.
 
-    A whole document (a string starting with a doctype or ``<html>``, a
-    document soup, a root ``<html>`` element) stays one: ``<html>``,
-    ``<head>`` and ``<body>`` keep the attributes the policy keeps, and the
-    comments and processing instructions around ``<html>`` go too.
+    A whole document (a string starting with a doctype or ``<html>``, or
+    whose output as a fragment would, a document soup, a root ``<html>``
+    element) stays one: ``<html>``, ``<head>`` and ``<body>`` keep the
+    attributes the policy keeps, and the comments and processing
+    instructions around ``<html>`` go too.
 
     It fails closed: if it cannot finish it raises `CleanError` (the cause
     chained) and returns nothing; a tree cleaned in place may then be
@@ -512,7 +513,12 @@ def _clean_text(
     if base_url is not None:
         Base(base_url)  # a bad base URL is the caller's error (ValueError)
     try:
-        return _clean_string(text, compiled, base_url, extra_attrs)
+        return write_as_read(
+            text,
+            lambda document: _clean_string(
+                text, compiled, base_url, extra_attrs, document
+            ),
+        )
     except Exception as exc:
         raise _failed(exc) from exc
 
@@ -522,6 +528,7 @@ def _clean_string(
     compiled: _Cleaner,
     base_url: str | None,
     extra_attrs: tuple[str, ...],
+    document: bool,
     strip_first: bool = True,
 ) -> str:
     """`clean` of a string: one parse, one serialization, one re-parse to check.
@@ -537,8 +544,9 @@ def _clean_string(
     cleaned tree is a no-op), so it is the fixed point.  Otherwise the
     output is cleaned again until it stops changing (`_clean_string_rounds`).
 
-    A whole document (`is_document`) is parsed and written as one: its
-    ``<html>``, ``<head>`` and ``<body>`` stay, the comments around it go.
+    A whole *document* (`is_document`, or a string whose output as a
+    fragment would be one) is parsed and written as one: its ``<html>``,
+    ``<head>`` and ``<body>`` stay, the comments around it go.
 
     *strip_first*: see `_clean_tree`.  Text next to an element removed
     that way keeps characters the lxml API refuses, which `remove` (the
@@ -549,7 +557,6 @@ def _clean_string(
     script, style or meta elements (never written so) go without it.
     """
     strip_first = strip_first and compiled.strip_first
-    document = is_document(text)
     target = parse_markup(text, document)
     document = target.document
     el = target.element
@@ -568,7 +575,7 @@ def _clean_string(
     if strip_first and (
         written is None or "\ufffe" in written[0] or "\uffff" in written[0]
     ):
-        return _clean_string(text, compiled, base_url, extra_attrs, False)
+        return _clean_string(text, compiled, base_url, extra_attrs, document, False)
     if written is None:
         result = write_markup(target, contents_html(el, settle=True))
         settled = None
@@ -582,7 +589,7 @@ def _clean_string(
         same = again.document == document and _same_tree(el, again.element, settled)
     if same:
         return result
-    return _clean_string_rounds(text, compiled, base_url, extra_attrs)
+    return _clean_string_rounds(text, compiled, base_url, extra_attrs, document)
 
 
 def _same_tree(a: etree._Element, b: etree._Element, a_xml: str | None) -> bool:
@@ -606,9 +613,20 @@ def _clean_string_rounds(
     compiled: _Cleaner,
     base_url: str | None,
     extra_attrs: tuple[str, ...],
+    document: bool | None = None,
 ) -> str:
-    """The reference string path: clean, serialize, re-parse until nothing changes."""
-    document = is_document(text)
+    """The reference string path: clean, serialize, re-parse until nothing changes.
+
+    *document*: whether *text* is one; by default decided as `clean` does
+    (`write_as_read`).
+    """
+    if document is None:
+        return write_as_read(
+            text,
+            lambda document: _clean_string_rounds(
+                text, compiled, base_url, extra_attrs, document
+            ),
+        )
 
     def once(markup: str) -> Target:
         target = parse_markup(markup, document)

@@ -23,15 +23,20 @@ from lxml import etree
 from .._tree._attrs import attribute_items
 from .._tree._builder import site_markup
 from .._tree._soup import Soup
+from .._tree._strings import Doctype, NavigableString
+from .._tree._tables import ASCII_SPACES
+from .._tree._tag import Tag
 from ._markup import (
     CleanError,
+    Target,
     give_back,
-    is_document,
     namespaced_names,
+    parse_fragment,
     set_attribute,
     set_text,
     soup_html,
     target_element,
+    write_as_read,
 )
 from ._url import (
     Base,
@@ -301,8 +306,10 @@ def absolutize_links(
     """Make relative links absolute; return the same kind of object as given.
 
     A ``str`` is parsed as an HTML fragment and a new ``str`` is returned
-    (a whole document, one starting with a doctype or ``<html>``, is
-    parsed and written whole, as ``str(Soup(html))``); a soup `Tag`/`Soup`
+    (a whole document, one starting with a doctype or ``<html>`` or whose
+    output as a fragment would, is parsed and written whole, as
+    ``str(Soup(html))`` without the whitespace and second doctype that only
+    stray end tags before its root leave there); a soup `Tag`/`Soup`
     or an lxml element is changed in place and returned.  See
     `absolutize_element` for what is rewritten and what is left alone.
     Raises `scrapy_soup.CleanError` if it cannot finish (it never
@@ -316,15 +323,58 @@ def absolutize_links(
     """
     Base(base_url)  # a bad base URL is the caller's error (ValueError)
     extra_attrs = tuple(extra_attrs)
-    if isinstance(html_or_tag, str) and is_document(html_or_tag):
-        # A whole document stays whole, its comments and doctype as bs4
-        # writes them: the soup of it is the one serializer that knows.
-        with site_markup():  # (an XHTML or SVG document is HTML enough)
-            soup = Soup(html_or_tag)
-        absolutize_links(soup, base_url, extra_attrs=extra_attrs)
-        document: Any = soup_html(soup)
-        return document  # type: ignore[no-any-return]
-    target = target_element(html_or_tag)
+    if isinstance(html_or_tag, str):
+        text = html_or_tag
+        written: Any = write_as_read(
+            text,
+            lambda document: (
+                _absolutize_document(text, base_url, extra_attrs)
+                if document
+                else _absolutize_target(parse_fragment(text), base_url, extra_attrs)
+            ),
+        )
+        return written  # type: ignore[no-any-return]
+    result = _absolutize_target(target_element(html_or_tag), base_url, extra_attrs)
+    return result  # type: ignore[no-any-return]
+
+
+def _absolutize_document(text: str, base_url: str, extra_attrs: tuple[str, ...]) -> str:
+    """`absolutize_links` of a whole document string.
+
+    Its comments and doctype stay as bs4 writes them: the soup of it is the
+    one serializer that knows.
+    """
+    with site_markup():  # (an XHTML or SVG document is HTML enough)
+        soup = Soup(text)
+    _drop_what_is_not_read_back(soup)
+    absolutize_links(soup, base_url, extra_attrs=extra_attrs)
+    return soup_html(soup)
+
+
+def _drop_what_is_not_read_back(soup: Soup) -> None:
+    """Take out of a document soup's top level, before the root, what a parse drops.
+
+    libxml2 reports whitespace before the root element only after a stray
+    end tag (bs4 keeps it), and its tree keeps one doctype: written out,
+    they would be gone when the output is parsed again, and a second call
+    would give another string.  Without stray end tags there is neither.
+    """
+    doctypes = 0
+    for node in list(soup.contents):
+        if isinstance(node, Tag):
+            break
+        if isinstance(node, Doctype):
+            doctypes += 1
+            if doctypes > 1:
+                node.extract()
+        elif type(node) is NavigableString and not node.strip(ASCII_SPACES):
+            node.extract()
+
+
+def _absolutize_target(
+    target: Target, base_url: str, extra_attrs: tuple[str, ...]
+) -> Any:
+    """`absolutize_links` of a parsed target: its elements changed, given back."""
     try:
         for element in target.elements:
             absolutize_element(element, base_url, extra_attrs=extra_attrs)
@@ -334,4 +384,4 @@ def absolutize_links(
             f"absolutize_links() could not process this markup "
             f"({type(exc).__name__}: {exc}); nothing was returned"
         ) from exc
-    return result  # type: ignore[no-any-return]
+    return result
