@@ -204,6 +204,20 @@ OPS: dict[str, Callable[[Any, Any, Any], Any]] = {
         t.append(ns.CData("c")),
         t.insert_after(copy.copy(t)),
     ),
+    # smooth() joins runs of strings, not a CData, into plain strings.
+    "smooth_cdata": lambda s, ns, t: (
+        t.insert(0, ns.CData("c")),
+        t.append("1"),
+        t.append(ns.Script("2")),
+        t.append(ns.CData("3")),
+        t.append("4"),
+        t.smooth(),
+    ),
+    "string_in_script": lambda s, ns, t: (
+        t.append(s.new_tag("script")),
+        setattr(t.contents[-1], "string", "s"),
+        t.contents[-1].append("t"),
+    ),
     # The string beside it taken out: the CData is then the slot's one string.
     "cdata_alone": lambda s, ns, t: (
         t.append("s"),

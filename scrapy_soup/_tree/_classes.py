@@ -14,6 +14,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # annotations only: the classes import this module
+    from lxml.etree import _Element
+
     from . import _node, _soup, _strings, _tag
 
 
@@ -51,3 +53,20 @@ class NodeClasses:
 
 
 classes = NodeClasses()
+
+
+def string_class_for(parent: _Element | None) -> type[_strings.NavigableString]:
+    """The string class bs4 gives text whose parent element is ``parent``.
+
+    bs4 keeps a stack of the open ``<script>``, ``<style>``, ``<template>``,
+    ``<rt>`` and ``<rp>`` tags and uses the innermost one's class.
+    """
+    if parent is None:
+        return classes.NavigableString
+    tag = parent.tag
+    cls = classes.STRING_CONTAINERS.get(tag) if isinstance(tag, str) else None
+    if cls is not None:
+        return cls
+    for ancestor in parent.iterancestors(*classes.STRING_CONTAINERS):
+        return classes.STRING_CONTAINERS[str(ancestor.tag)]
+    return classes.NavigableString

@@ -14,7 +14,7 @@ import weakref
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from ._classes import classes
+from ._classes import classes, string_class_for
 from ._tables import COMMENT_NODE, ENTITY_NODE, PI_NODE
 
 if TYPE_CHECKING:
@@ -235,18 +235,26 @@ def bind_slot(
 ) -> None:
     """Make ``strings`` the strings of a slot an edit wrote, which holds them joined.
 
-    A lone `NavigableString` is the slot's string (`bind_string`).  Several,
-    or one of a class of its own (a `CData`, a `Script` put in a
-    ``<div>``), are its segments (`bind_segments`), which output and
+    A lone string of the class its place gives is the slot's string
+    (`bind_string`).  Several, or one of a class of its own (a `CData`, a
+    `Script` put in a ``<div>``, a `NavigableString` in a ``<script>``), are
+    its segments (`bind_segments`), which output and
     ``get_text()`` read with their own classes, not the one the tags around
     the slot give its text.  Segments need a document to keep them.
     """
     if len(strings) == 1 and (
-        doc is None or type(strings[0]) is classes.NavigableString
+        doc is None or type(strings[0]) is _class_of_slot(owner, is_tail, doc)
     ):
         bind_string(strings[0], owner, is_tail, raw, doc)
     elif doc is not None:
         bind_segments(strings, owner, is_tail, raw, doc)
+
+
+def _class_of_slot(owner: _Element, is_tail: bool, doc: Any) -> type[Any]:
+    """The class the text of slot (owner, is_tail) reads as, from where it is."""
+    if doc._mode == "xml":
+        return classes.NavigableString
+    return string_class_for(owner.getparent() if is_tail else owner)
 
 
 def move_strings(found: Any, owner: _Element, is_tail: bool, raw: str) -> None:

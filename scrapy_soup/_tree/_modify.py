@@ -251,6 +251,30 @@ def _copy_view_state(source: Any, copied: Any, doc: Any) -> None:
                 _identity.bind_segments(strings, new, is_tail, found._raw, doc)
 
 
+def _smooth_slot(found: Any, owner: Any, is_tail: bool, doc: Any) -> None:
+    """bs4's ``smooth`` of the strings of one slot (``found``'s segments):
+    each run of two or more, none a `PreformattedString`, is joined into a
+    new `NavigableString`, whatever their classes; the rest are kept."""
+    strings: list[Any] = []
+    run: list[Any] = []
+    for string in [*found._seg, None]:
+        if string is not None and not isinstance(string, classes.PreformattedString):
+            run.append(string)
+            continue
+        if len(run) > 1:
+            strings.append(classes.NavigableString("".join(run)))
+        else:
+            strings += run
+        run = []
+        if string is not None:
+            strings.append(string)
+    if len(strings) == len(found._seg):
+        return
+    raw = found._raw
+    _identity.forget_slot(owner, is_tail)
+    _identity.bind_slot(strings, owner, is_tail, raw, doc)
+
+
 def _index_in(items: list[Any], x: Any) -> int | None:
     for i, item in enumerate(items):
         if item is x:
@@ -655,8 +679,10 @@ class ModifyMixin:
     def smooth(self) -> None:
         """Join neighbouring strings (bs4's ``smooth``): lxml already holds them joined.
 
-        The strings of a slot that held several are let go (detached, as
-        bs4's are); the slot reads as one new string.
+        In a slot that held several strings, each run of neighbours, none of
+        them preformatted (a ``CData``, a doctype), becomes one new
+        `NavigableString`; the strings joined are let go (detached, as bs4's
+        are), the others stay (`_smooth_slot`).
         """
         _require_tag(self, "smooth")
         me: Any = self
@@ -667,8 +693,8 @@ class ModifyMixin:
         for node in el.iter():
             for is_tail in (False, True) if node is not el else (False,):
                 found = _identity.cached_string(node, is_tail)
-                if found is not None and found._seg is not None:
-                    _identity.forget_slot(node, is_tail)
+                if found is not None and found._seg is not None and found._is_live():
+                    _smooth_slot(found, node, is_tail, doc)
 
     def _set_string(self, value: str) -> None:
         """``tag.string = value``: the contents become that one string (bs4's setter)."""

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
-from ._classes import classes
+from ._classes import classes, string_class_for
 from ._identity import (
     NO_REF,
     TAIL_REFS,
@@ -52,23 +52,6 @@ def node_raw_text(node: _Element) -> str:
     if isinstance(node, PI_NODE):
         return f"{node.target} {text}"
     return text
-
-
-def string_class_for(parent: _Element | None) -> type[NavigableString]:
-    """The string class bs4 gives text whose parent element is ``parent``.
-
-    bs4 keeps a stack of the open ``<script>``, ``<style>``, ``<template>``,
-    ``<rt>`` and ``<rp>`` tags and uses the innermost one's class.
-    """
-    if parent is None:
-        return classes.NavigableString
-    tag = parent.tag
-    cls = classes.STRING_CONTAINERS.get(tag) if isinstance(tag, str) else None
-    if cls is not None:
-        return cls
-    for ancestor in parent.iterancestors(*classes.STRING_CONTAINERS):
-        return classes.STRING_CONTAINERS[str(ancestor.tag)]
-    return classes.NavigableString
 
 
 def normalize_text(raw: str, parent: _Element | None, is_xml: bool) -> str:
