@@ -63,10 +63,15 @@ def string_class_for(parent: _Element | None) -> type[_strings.NavigableString]:
     """
     if parent is None:
         return classes.NavigableString
+    containers = classes.STRING_CONTAINERS
     tag = parent.tag
-    cls = classes.STRING_CONTAINERS.get(tag) if isinstance(tag, str) else None
+    cls = containers.get(tag) if isinstance(tag, str) else None
     if cls is not None:
         return cls
-    for ancestor in parent.iterancestors(*classes.STRING_CONTAINERS):
-        return classes.STRING_CONTAINERS[str(ancestor.tag)]
+    # A test per ancestor in Python: lxml's iterancestors() with five names
+    # builds a matcher for them, three times the cost of this walk.
+    for ancestor in parent.iterancestors():
+        cls = containers.get(ancestor.tag)
+        if cls is not None:
+            return cls
     return classes.NavigableString
