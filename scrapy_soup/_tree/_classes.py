@@ -11,7 +11,7 @@ all are registered.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # annotations only: the classes import this module
     from lxml.etree import _Element
@@ -63,7 +63,8 @@ def string_class_for(parent: _Element | None) -> type[_strings.NavigableString]:
     """
     if parent is None:
         return classes.NavigableString
-    containers = classes.STRING_CONTAINERS
+    # (Keyed by any lxml .tag: an element's is a str.)
+    containers: dict[Any, type[_strings.NavigableString]] = classes.STRING_CONTAINERS
     tag = parent.tag
     cls = containers.get(tag) if isinstance(tag, str) else None
     if cls is not None:
