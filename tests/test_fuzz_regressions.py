@@ -453,3 +453,24 @@ def test_clean_keeps_a_document_tag_a_policy_allows_after_stray_end_tags() -> No
     assert clean("<script>x</script><html><p>x</p>", EVERY_TAG) == (
         "<html><head></head><body><p>x</p></body></html>"
     )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Found by a fuzz run of the search parity: whitespace after the root
+        # and a comment, then a stray </html> the parser ignores.
+        "<html><html><head></html></html><![CDATA[<html> </html></html></html>",
+        "<html></html> </html>",
+        "<html><head></html><!--c--> </html>",
+        "<html></html> </html>\n</html> <!--x-->",
+        "<html></html> </HTML >\n",
+        "<html></html><!x> <?y> \n",
+    ],
+)
+def test_whitespace_after_the_root_before_a_stray_html_end_tag(text: str) -> None:
+    assert_same_document(text)
+    ours, theirs = Soup(text), bs4.BeautifulSoup(text, "lxml")
+    assert [str(s) for s in ours.find_all(string=True, recursive=False)] == [
+        str(s) for s in theirs.find_all(string=True, recursive=False)
+    ]

@@ -30,6 +30,7 @@ from ._parse import (
     doctype_name,
     html_parser,
     last_html_end,
+    trailer_start,
     xml_parser,
 )
 from ._slots import adopt
@@ -465,22 +466,34 @@ class Document:
         end = last_html_end(source, window)
         if end is None:
             return []
+        end = trailer_start(source, end, window)
         if end.start() < head_end:
             return []  # a stray </html> before the document started
         tail = source[end.end() :]
         items: list[NavigableString | None] = []
+        space = ""  # whitespace so far: a stray </html> does not end it
         pos = 0
         while pos < len(tail):
             match = TRAILER_TOKEN.match(tail, pos)
             if match is None:
                 break
-            if match.group(1) is not None:
-                value = "\n" if "\n" in match.group(1) else " "
-                items.append(NavigableString._synthetic(value, self))
-            else:
-                items.append(None)
             pos = match.end()
+            if match.group(1) is not None:
+                space += match.group(1)
+                continue
+            if match.group(2) is None:
+                continue  # a stray </html>: nothing
+            if space:
+                items.append(self._collapsed(space))
+                space = ""
+            items.append(None)
+        if space:
+            items.append(self._collapsed(space))
         return items
+
+    def _collapsed(self, space: str) -> NavigableString:
+        """A whitespace-only string of the trailer, as bs4 collapses it."""
+        return NavigableString._synthetic("\n" if "\n" in space else " ", self)
 
     # -- the document level ---------------------------------------------------------
     # Read through these, which work out an adopted tree's document level first.

@@ -90,7 +90,19 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 _REFERENCE = r"&#(?:[xX]([0-9a-fA-F]{1,8})|([0-9]{1,10}));"
 _CHARACTER_REFERENCE = re.compile(_REFERENCE.encode())
 _CHARACTER_REFERENCE_TEXT = re.compile(_REFERENCE)
-TRAILER_TOKEN = re.compile(r"([\x20\x0a\x09\x0c\x0d]+)|(<!--.*?-->)", re.S)
+#: What may follow ``</html>`` and stay out of the tree: whitespace, a
+#: comment, another ``</html>`` (which the parser ignores).
+TRAILER_TOKEN = re.compile(
+    r"([\x20\x0a\x09\x0c\x0d]+)"
+    # A comment, or what HTML reads as one (``<!x>``, ``<?x>``; a doctype
+    # there is dropped, not kept).
+    r"|(<!--.*?-->|<!(?!--|doctype)[^>]*>|<\?[^>]*>)"
+    r"|</html\s*>",
+    re.S | re.I,
+)
+#: How far before the last ``</html>`` an earlier one of the same trailer
+#: is looked for.
+_TRAILER_REACH = 4096
 
 
 def _replace_surrogates(text: str) -> str:
@@ -171,6 +183,29 @@ def drop_repeated_attributes(root: Any) -> None:
         for name, count in Counter(keys).items():
             for _ in range(count - 1):
                 del el.attrib[name]
+
+
+def trailer_start(source: str, end: re.Match[str], window: int) -> re.Match[str]:
+    """The first ``</html>`` of the run ending with ``end`` that holds only
+    `TRAILER_TOKEN`s: what follows it is bs4's trailer (``</html> </html>``
+    keeps its space).  An earlier one is looked for in C (`str.rfind`, the
+    usual spellings) a short way back."""
+    while True:
+        stop = end.start()
+        reach = max(window, stop - _TRAILER_REACH)
+        at = max(
+            source.rfind("</html", reach, stop), source.rfind("</HTML", reach, stop)
+        )
+        before = _HTML_END.match(source, at) if at >= 0 else None
+        if before is None:
+            return end
+        pos = before.end()
+        while pos < stop:
+            token = TRAILER_TOKEN.match(source, pos, stop)
+            if token is None:
+                return end
+            pos = token.end()
+        end = before
 
 
 def last_html_end(source: str, window: int) -> re.Match[str] | None:
