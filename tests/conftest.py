@@ -19,6 +19,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
+
+# Every hypothesis test of the normal run draws the same examples on every
+# run: CI fails on a change, never at random.  Long runs ask for fresh ones
+# (tests/fuzzing.py's long profile, SCRAPY_SOUP_EDIT_EXAMPLES).
+settings.register_profile("repeatable", derandomize=True)
+settings.load_profile("repeatable")
 
 #: Files mypy checks and nothing runs (tests/test_typing.py checks them).
 collect_ignore = ["typing"]

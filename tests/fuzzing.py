@@ -83,7 +83,10 @@ def fuzz(examples: int) -> Callable[[Any], Any]:
                 database=None,
             )(test)
         batch = settings(
-            max_examples=2_000, deadline=None, suppress_health_check=_HEALTH
+            max_examples=2_000,
+            deadline=None,
+            suppress_health_check=_HEALTH,
+            derandomize=False,  # (conftest's profile repeats the examples)
         )(test)
         seconds = LONG_SECONDS or 600.0
 

@@ -474,3 +474,30 @@ def test_whitespace_after_the_root_before_a_stray_html_end_tag(text: str) -> Non
     assert [str(s) for s in ours.find_all(string=True, recursive=False)] == [
         str(s) for s in theirs.find_all(string=True, recursive=False)
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Found by test_any_text_parses_like_bs4 (random examples): whitespace
+        # written as a character reference is reported by libxml2 where
+        # written whitespace is skipped, and bs4 keeps it.
+        "&#9",
+        "&#32;",
+        "&#9<!--c-->&#x20;\n",
+        "<html></html>&#9",
+        "a</html>&#9",
+        "<html></html>&#10; </html>&#32",
+        "&#9<html></html> ",
+        "&#10;<!--c-->&#32;<html><p>x</p></html>",
+        "<!DOCTYPE html>&#9<html></html>",
+        "</p>&#9<html></html>",
+        "&Tab;<p>x</p>",
+    ],
+)
+def test_whitespace_written_as_a_character_reference_at_the_top(text: str) -> None:
+    assert_same_document(text)
+    ours, theirs = Soup(text), bs4.BeautifulSoup(text, "lxml")
+    assert [type(c).__name__ for c in ours.contents] == [
+        type(c).__name__ for c in theirs.contents
+    ]

@@ -10,6 +10,7 @@ keeps.  The `Soup` the user holds (``_soup``) is the Tag API over it.
 
 from __future__ import annotations
 
+import html
 import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -21,6 +22,7 @@ from ._identity import remember, wrap
 from ._modify import _detach, _index_in, _normalize_arg, _prepare
 from ._parse import (
     DOCTYPE_IN_SOURCE,
+    DOCUMENT_LEAD,
     END_TAG,
     FIRST_TAG,
     LEADING_NODE,
@@ -296,6 +298,10 @@ class Document:
             first_tag = FIRST_TAG.search(source)
             if first_tag is not None:
                 head_end = first_tag.start()
+            # (Text before any tag starts the document too: ``a</html>``.)
+            lead = DOCUMENT_LEAD.match(source, 0, head_end)
+            if lead is not None and lead.end() < head_end:
+                head_end = lead.end()
         info = root.getroottree().docinfo
         name, public_id, system_url = (
             doctype_name(info),
@@ -340,14 +346,18 @@ class Document:
     def _leader_from(
         self, source: str, head_end: int, root: Any
     ) -> list[NavigableString | None]:
-        """bs4's children before the root, when a stray end tag comes first.
+        """bs4's children before the root, when a stray end tag or a
+        character reference comes first.
 
         After an end tag with nothing open, libxml2 reports the whitespace
-        before the root (which it otherwise skips) and a doctype its tree
+        before the root (which it otherwise skips; whitespace written as a
+        character reference it always reports) and a doctype its tree
         drops; bs4 keeps both.  The same events, from lxml's target parser
         on the text before the first start tag, say where they go.
         """
-        if END_TAG.search(source, 0, head_end) is None:
+        if END_TAG.search(source, 0, head_end) is None and (
+            source.find("&", 0, head_end) < 0  # (whitespace by reference)
+        ):
             return []
         head = source[:head_end]
         soup = self
@@ -431,21 +441,36 @@ class Document:
         pi_class = XMLProcessingInstruction if xml else ProcessingInstruction
 
         found: list[NavigableString | None] = []
+        text: list[str] = []  # character data since the last node
         soup = self
 
+        def flush() -> None:
+            # Whitespace only (text would have made elements), from character
+            # references: literal whitespace there is not reported.
+            if text:
+                value = normalize_text("".join(text), None, xml)
+                found.append(NavigableString._synthetic(value, soup))
+                text.clear()
+
         class Collector:
-            def comment(self, text: str) -> None:
-                value = normalize_text(text, None, False)
+            def data(self, data: str) -> None:
+                text.append(data)
+
+            def comment(self, comment: str) -> None:
+                flush()
+                value = normalize_text(comment, None, False)
                 found.append(Comment._synthetic(value, soup))
 
             def pi(self, target: str, data: str | None) -> None:
+                flush()
                 found.append(pi_class._synthetic(f"{target} {data or ''}", soup))
 
             def doctype(self, name: str, pubid: str | None, system: str | None) -> None:
+                flush()
                 soup._top_doctype = Doctype._of_document(name, pubid, system, soup)
 
             def close(self) -> None:
-                return None
+                flush()
 
         target: Any = Collector()
         parser: Any = xml_parser(encoding, target) if xml else html_parser(None, target)
@@ -492,7 +517,10 @@ class Document:
         return items
 
     def _collapsed(self, space: str) -> NavigableString:
-        """A whitespace-only string of the trailer, as bs4 collapses it."""
+        """A whitespace-only string of the trailer (as written: character
+        references too), as bs4 collapses it."""
+        if "&" in space:
+            space = html.unescape(space)
         return NavigableString._synthetic("\n" if "\n" in space else " ", self)
 
     # -- the document level ---------------------------------------------------------

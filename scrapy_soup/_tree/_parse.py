@@ -82,6 +82,18 @@ LIBXML2_DEFAULT_DOCTYPE = (
 )
 DOCTYPE_IN_SOURCE = re.compile(r"<!doctype", re.I)
 FIRST_TAG = re.compile(r"<[a-zA-Z]")
+#: One whitespace character, written or as a character reference (``&#9``,
+#: ``&#x20;``, ``&Tab;``): it does not start the document.
+_SPACE = (
+    r"[\x20\x0a\x09\x0c\x0d]|&#0*(?:9|10|12|13|32)(?![0-9]);?"
+    r"|&#[xX]0*(?:9|[aAcCdD]|20)(?![0-9a-fA-F]);?|&(?:Tab|NewLine);"
+)
+#: What may come before the document starts: whitespace, comments (and what
+#: HTML reads as one), doctypes, stray end tags.  Text or a start tag after
+#: it starts the document.
+DOCUMENT_LEAD = re.compile(
+    rf"(?:{_SPACE}|<!--.*?-->|<![^>]*>|<\?[^>]*>|</[^>]*>)*", re.S
+)
 END_TAG = re.compile(r"</")  # any "</": "</>" and "</ >" count too
 _HTML_END = re.compile(r"</html\s*>", re.I)
 LEADING_NODE = re.compile(r"<!--.*?-->|<\?.*?>", re.S)
@@ -93,7 +105,7 @@ _CHARACTER_REFERENCE_TEXT = re.compile(_REFERENCE)
 #: What may follow ``</html>`` and stay out of the tree: whitespace, a
 #: comment, another ``</html>`` (which the parser ignores).
 TRAILER_TOKEN = re.compile(
-    r"([\x20\x0a\x09\x0c\x0d]+)"
+    rf"((?:{_SPACE})+)"
     # A comment, or what HTML reads as one (``<!x>``, ``<?x>``; a doctype
     # there is dropped, not kept).
     r"|(<!--.*?-->|<!(?!--|doctype)[^>]*>|<\?[^>]*>)"
