@@ -30,6 +30,18 @@ def assert_same_document(text: str) -> None:
     assert ours.prettify() == theirs.prettify()
 
 
+def assert_same_top_level(text: str) -> None:
+    """`assert_same_document`, and the document's own children as bs4's."""
+    assert_same_document(text)
+    ours, theirs = Soup(text), bs4.BeautifulSoup(text, "lxml")
+    assert [type(c).__name__ for c in ours.contents] == [
+        type(c).__name__ for c in theirs.contents
+    ]
+    assert [str(s) for s in ours.find_all(string=True, recursive=False)] == [
+        str(s) for s in theirs.find_all(string=True, recursive=False)
+    ]
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -469,11 +481,7 @@ def test_clean_keeps_a_document_tag_a_policy_allows_after_stray_end_tags() -> No
     ],
 )
 def test_whitespace_after_the_root_before_a_stray_html_end_tag(text: str) -> None:
-    assert_same_document(text)
-    ours, theirs = Soup(text), bs4.BeautifulSoup(text, "lxml")
-    assert [str(s) for s in ours.find_all(string=True, recursive=False)] == [
-        str(s) for s in theirs.find_all(string=True, recursive=False)
-    ]
+    assert_same_top_level(text)
 
 
 @pytest.mark.parametrize(
@@ -496,8 +504,4 @@ def test_whitespace_after_the_root_before_a_stray_html_end_tag(text: str) -> Non
     ],
 )
 def test_whitespace_written_as_a_character_reference_at_the_top(text: str) -> None:
-    assert_same_document(text)
-    ours, theirs = Soup(text), bs4.BeautifulSoup(text, "lxml")
-    assert [type(c).__name__ for c in ours.contents] == [
-        type(c).__name__ for c in theirs.contents
-    ]
+    assert_same_top_level(text)
