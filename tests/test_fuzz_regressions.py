@@ -478,6 +478,12 @@ def test_clean_keeps_a_document_tag_a_policy_allows_after_stray_end_tags() -> No
         "<html></html> </html>\n</html> <!--x-->",
         "<html></html> </HTML >\n",
         "<html></html><!x> <?y> \n",
+        # Any end tag there is ignored, as </html> is (a second fuzz round).
+        "<html><html><head></html></html><![CDATA[<html> </html></head></html>",
+        "<html></html> </div>\n",
+        "<html></html> </body> <!--c--> ",
+        "<html></html> </ x> ",
+        "<html></html> </> ",
     ],
 )
 def test_whitespace_after_the_root_before_a_stray_html_end_tag(text: str) -> None:
@@ -505,3 +511,12 @@ def test_whitespace_after_the_root_before_a_stray_html_end_tag(text: str) -> Non
 )
 def test_whitespace_written_as_a_character_reference_at_the_top(text: str) -> None:
     assert_same_top_level(text)
+
+
+def test_absolutize_a_document_whose_root_has_a_control_character() -> None:
+    # Found by a fuzz run: the document's <html> start tag was written from a
+    # copy lxml would not take the attribute into; the attribute was lost.
+    # (An empty href is left alone: the output is the document as bs4 has it.)
+    text = '<html id="\x00\x01"><a href="">x</a>'
+    out = absolutize_links(text, "http://example.com/dir/page.html")
+    assert out == str(bs4.BeautifulSoup(text, "lxml"))

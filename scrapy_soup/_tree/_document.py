@@ -507,7 +507,7 @@ class Document:
                 space += match.group(1)
                 continue
             if match.group(2) is None:
-                continue  # a stray </html>: nothing
+                continue  # a stray end tag: nothing
             if space:
                 items.append(self._collapsed(space))
                 space = ""

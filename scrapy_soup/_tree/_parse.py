@@ -103,13 +103,14 @@ _REFERENCE = r"&#(?:[xX]([0-9a-fA-F]{1,8})|([0-9]{1,10}));"
 _CHARACTER_REFERENCE = re.compile(_REFERENCE.encode())
 _CHARACTER_REFERENCE_TEXT = re.compile(_REFERENCE)
 #: What may follow ``</html>`` and stay out of the tree: whitespace, a
-#: comment, another ``</html>`` (which the parser ignores).
+#: comment, an end tag (which the parser ignores there: whitespace on both
+#: sides of it is one string).
 TRAILER_TOKEN = re.compile(
     rf"((?:{_SPACE})+)"
-    # A comment, or what HTML reads as one (``<!x>``, ``<?x>``; a doctype
-    # there is dropped, not kept).
-    r"|(<!--.*?-->|<!(?!--|doctype)[^>]*>|<\?[^>]*>)"
-    r"|</html\s*>",
+    # A comment, or what HTML reads as one (``<!x>``, ``<?x>``, ``</ x>``; a
+    # doctype there is dropped, not kept).
+    r"|(<!--.*?-->|<!(?!--|doctype)[^>]*>|<\?[^>]*>|</(?![a-z>])[^>]*>)"
+    r"|</(?:[a-z][^>]*)?>",
     re.S | re.I,
 )
 #: How far before the last ``</html>`` an earlier one of the same trailer

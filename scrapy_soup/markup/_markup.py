@@ -295,7 +295,16 @@ def document_html(root: etree._Element, contents: str) -> str:
 
 
 def _element_html(el: etree._Element, contents: str) -> str:
-    """``<el …>`` *contents* ``</el>``, the tag written as `contents_html` writes tags."""
+    """``<el …>`` *contents* ``</el>``, the tag written as `contents_html`
+    writes tags, less any attribute lxml refuses to copy (a value with a
+    control character the parser kept)."""
+    return _element_html_exact(el, contents, exact=False) or ""
+
+
+def _element_html_exact(
+    el: etree._Element, contents: str, exact: bool = True
+) -> str | None:
+    """`_element_html`, or None when an attribute cannot be copied (*exact*)."""
     # Made by the HTML parser's factory: lxml then checks attribute names
     # as HTML does ("xml:lang" is a name there).
     parser = _html_parser()
@@ -303,8 +312,11 @@ def _element_html(el: etree._Element, contents: str) -> str:
     holder = parser.makeelement("div")
     shell = etree.SubElement(holder, tag)
     for key, value in el.items():
-        with contextlib.suppress(ValueError):
+        try:
             shell.set(lxml_name(key), value)
+        except ValueError:
+            if exact:
+                return None
     start = contents_html(holder)
     return f"{start[: -len(tag) - 3]}{contents}</{tag}>"
 
@@ -334,7 +346,8 @@ def soup_html(soup: Any) -> str:
     for child in soup.contents:
         el = getattr(child, "_el", None)
         if el is element:
-            out.append(_element_html(root, contents_html(root)))
+            written = _element_html_exact(root, contents_html(root))
+            out.append(child.decode() if written is None else written)
         elif el is not None and isinstance(el.tag, str):
             out.append(child.decode())  # content after a stray </html>
         else:
