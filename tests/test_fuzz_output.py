@@ -46,6 +46,9 @@ def tree(soup: Soup) -> list[tuple[Any, ...]]:
 def _skip(text: str, mode: str, soup: Soup) -> None:
     assume(not _RAW_TEXT.search(text))
     assume(not _ESCAPED_SCRIPT.search(text))
+    # A carriage return (from &#13;) is written as itself, as bs4 writes it:
+    # a new parse reads it as a newline.
+    assume("\r" not in str(soup))
     # Whitespace before the root that follows a stray end tag prints (as in
     # bs4) but a re-parse without that end tag drops it; so does the
     # whitespace of a document without elements (after a stray end tag, or
