@@ -83,11 +83,7 @@ def fragment_html(soup: Soup) -> str:
 
     el = soup._el
     doc = soup._doc
-    if (
-        soup._mode == "fragment"
-        and el is not None
-        and not (doc._verbatim or doc._segmented or doc._has_hidden)
-    ):
+    if soup._mode == "fragment" and el is not None and not doc._beside_lxml:
         return contents_html(el)
     return str(soup)
 

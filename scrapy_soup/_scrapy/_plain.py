@@ -276,9 +276,7 @@ def _tag_markup(tag: Any, serialize: bool = True) -> tuple[str | None, Soup | No
         el is None
         or doc is None
         or doc._mode == "xml"
-        or doc._verbatim
-        or doc._segmented
-        or doc._has_hidden
+        or doc._beside_lxml
         or el.tag in ("pre", "textarea")
         or next(el.iterancestors("pre", "textarea"), None) is not None
     ):

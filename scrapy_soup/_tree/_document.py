@@ -150,6 +150,15 @@ class Document:
     _has_hidden: bool
 
     @property
+    def _beside_lxml(self) -> bool:
+        """Whether an edit left what only the soup keeps beside lxml's tree:
+        verbatim whitespace, strings kept apart or of a class of their own,
+        hidden tags.  lxml's serializer, or a copy of its tree, would lose
+        it: output then goes through the soup's renderer, a copy through
+        `_modify._copy_view_state`."""
+        return bool(self._verbatim) or self._segmented or self._has_hidden
+
+    @property
     def builder(self) -> TreeBuilderInfo | None:
         """The settings of the tree builder this soup stands for (bs4's ``builder``).
 

@@ -718,7 +718,7 @@ class ModifyMixin:
         pos = me.sourcepos  # (the line is the element's, copied with it)
         if pos is not None:
             clone.sourcepos = pos
-        if doc is not None and (doc._has_hidden or doc._segmented or doc._verbatim):
+        if doc is not None and doc._beside_lxml:
             _copy_view_state(me._el, el, doc)
         return clone  # type: ignore[no-any-return]  # (type(me): Self's class)
 

@@ -527,8 +527,7 @@ class Soup(DocumentNode):
         # bs4 copies what the parse found out about the bytes, too.
         clone.original_encoding = self.original_encoding
         clone.declared_html_encoding = self.declared_html_encoding
-        doc = self._doc
-        if doc._verbatim or doc._segmented or doc._has_hidden:
+        if self._doc._beside_lxml:
             _copy_edited_contents(self, clone)
         return clone
 

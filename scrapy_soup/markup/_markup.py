@@ -333,13 +333,7 @@ def soup_html(soup: Any) -> str:
     """
     doc = soup._doc
     root: etree._Element | None = doc._root
-    if (
-        root is None
-        or doc._mode != "html"
-        or doc._verbatim
-        or doc._segmented
-        or doc._has_hidden
-    ):
+    if root is None or doc._mode != "html" or doc._beside_lxml:
         return str(soup)
     out: list[str] = []
     element = root
