@@ -127,6 +127,7 @@ def clean(soup: Soup, policy: CleanPolicy) -> dict[str, int]:
         "soup/tags_unwrapped": stats.tags_unwrapped,
         "soup/attributes_removed": stats.attributes_removed,
         "soup/comments_removed": stats.comments_removed,
+        "soup/characters_removed": stats.characters_removed,
     }
 
 
