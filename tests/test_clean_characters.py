@@ -24,7 +24,7 @@ from lxml import etree
 from scrapy_helpers import ADDON_SETTINGS, Page, PageServer, run_crawl
 from test_fuzz_clean import assert_safe_output
 
-from scrapy_soup import CleanPolicy, Soup, clean
+from scrapy_soup import CleanPolicy, Soup, absolutize_links, clean
 from scrapy_soup.markup._characters import drop_forbidden, has_forbidden
 from scrapy_soup.markup.clean import clean_element
 
@@ -110,6 +110,25 @@ def test_a_control_character_cannot_hide_a_script_url() -> None:
         )
         clean_element(el)
         assert "javascript" not in etree.tostring(el, encoding="unicode")
+
+
+@pytest.mark.parametrize(
+    "char", ["\x01", "\x1d", "\x7f", "\x85", "\ufdd0", "\U0010ffff"]
+)
+def test_links_made_absolute_in_the_same_pass_lose_them_first(char: str) -> None:
+    # absolutize_links() percent-encodes what is left in a URL: the one-pass
+    # clean(base_url=...) drops them first, as clean() then absolutize_links().
+    base = "https://example.com/dir/page.html"
+    markup = f'<a href="a{char}b">x</a><img srcset="i{char}.png 1x"><p>t{char}</p>'
+    once = clean(markup, base_url=base)
+    assert once == absolutize_links(clean(markup), base)
+    assert once == (
+        '<a href="https://example.com/dir/ab">x</a>'
+        '<img srcset="https://example.com/dir/i.png 1x"/><p>t</p>'
+    )
+    # A percent-encoded control character written in the page stays.
+    written = '<a href="a%01b">x</a>'
+    assert clean(written, base_url=base) == absolutize_links(clean(written), base)
 
 
 def test_tag_names_with_them_are_unwrapped() -> None:

@@ -37,7 +37,13 @@ from lxml import etree
 from .._tree._attrs import attribute_items
 from ._markup import namespaced_names, set_text
 
-__all__ = ["drop_characters", "drop_forbidden", "has_forbidden", "tree_has_forbidden"]
+__all__ = [
+    "ENCODED_FORBIDDEN",
+    "drop_characters",
+    "drop_forbidden",
+    "has_forbidden",
+    "tree_has_forbidden",
+]
 
 #: The characters to drop, and (U+1FFFE up) every character of planes 2-16,
 #: whose noncharacters a search then tells apart (`_is_forbidden`): one range
@@ -58,8 +64,22 @@ def _is_forbidden(char: str) -> bool:
     return char < "\U0001fffe" or ord(char) & 0xFFFE == 0xFFFE
 
 
+#: The ones in ASCII, as bytes: deleting them in C (`bytes.translate`) is
+#: twenty times faster than a search.
+_ASCII_FORBIDDEN = bytes([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F])
+#: The same, percent-encoded in a URL (UTF-8): what `absolutize_links`
+#: makes of them.
+ENCODED_FORBIDDEN = re.compile(
+    "%(?:[01][0-9A-Fa-f]|7[Ff]|[Cc]2%[89][0-9A-Fa-f]|[Ee][Ff]%[Bb]7%[89AaBb][0-9A-Fa-f]"
+    "|[Ee][Ff]%[Bb][Ff]%[Bb][EeFf]|[Ff][0-4]%[89AaBb][Ff]%[Bb][Ff]%[Bb][EeFf])"
+)
+
+
 def has_forbidden(text: str) -> bool:
     """Whether *text* holds a character `drop_forbidden` drops or replaces."""
+    if text.isascii():
+        data = text.encode("ascii")
+        return len(data.translate(None, _ASCII_FORBIDDEN)) != len(data)
     found = _FORBIDDEN.search(text)
     while found is not None:
         if _is_forbidden(found.group()):

@@ -27,7 +27,12 @@ from typing import Any, TypeVar
 from lxml import etree
 
 from ._attributes import clean_attributes, delete_attributes, value_ok
-from ._characters import drop_characters, has_forbidden, tree_has_forbidden
+from ._characters import (
+    ENCODED_FORBIDDEN,
+    drop_characters,
+    has_forbidden,
+    tree_has_forbidden,
+)
 from ._document import (
     DOCUMENT_PARTS,
     clean_top_level,
@@ -615,12 +620,6 @@ def _clean_string(
     if document:
         clean_top_level(text, el, compiled)
     if base_url is not None:
-        if not drop and _links_hold_forbidden(found):
-            # Made absolute, they would be percent-encoded: dropped first, as
-            # ``absolutize_links(clean(text), base_url)`` has them.
-            return _clean_string(
-                text, compiled, base_url, extra_attrs, document, strip_first, True
-            )
         absolutize_nodes(el, found, base_url, extra_attrs=extra_attrs)
         # Links written after the walk settled the attributes must not be
         # multi-valued ones (only a user's extra_attrs could name one).
@@ -639,7 +638,13 @@ def _clean_string(
     else:
         # The serialization of the settled tree came with the output.
         result, settled = write_markup(target, written[0]), written[1]
-    if not drop and has_forbidden(result):
+    if not drop and (
+        has_forbidden(result)
+        # Links made absolute have them percent-encoded: dropped first, they
+        # are as ``absolutize_links(clean(text), base_url)`` has them (a
+        # "%01" written in the page costs one more pass, and changes nothing).
+        or (base_url is not None and ENCODED_FORBIDDEN.search(result) is not None)
+    ):
         return _clean_string(
             text, compiled, base_url, extra_attrs, document, strip_first, True
         )
@@ -651,16 +656,6 @@ def _clean_string(
     if same:
         return result
     return _clean_string_rounds(text, compiled, base_url, extra_attrs, document)
-
-
-def _links_hold_forbidden(found: list[Any]) -> bool:
-    """Whether the elements `absolutize_nodes` rewrites hold a character to drop."""
-    for node in found:
-        if any(has_forbidden(value) for value in node.values()):
-            return True
-        if node.text and has_forbidden(node.text):  # <style>
-            return True
-    return False
 
 
 def _same_tree(a: etree._Element, b: etree._Element, a_xml: str | None) -> bool:
