@@ -127,8 +127,15 @@ def test_links_made_absolute_in_the_same_pass_lose_them_first(char: str) -> None
         '<img srcset="https://example.com/dir/i.png 1x"/><p>t</p>'
     )
     # A percent-encoded control character written in the page stays.
-    written = '<a href="a%01b">x</a>'
-    assert clean(written, base_url=base) == absolutize_links(clean(written), base)
+    for written in ('<a href="a%01b">x</a>', '<a href="?text=a%0Ab%0D%09">x</a>'):
+        assert clean(written, base_url=base) == absolutize_links(clean(written), base)
+    # Tab, line feed and carriage return are allowed: no second pass for them.
+    from scrapy_soup.markup._characters import ENCODED_FORBIDDEN
+
+    assert ENCODED_FORBIDDEN.search("%09%0a%0D%20%7e%C2%A0%EF%BF%BD") is None
+    for char in FORBIDDEN:
+        encoded = "".join(f"%{b:02X}" for b in char.encode("utf-8", "surrogatepass"))
+        assert ENCODED_FORBIDDEN.search(encoded), char
 
 
 def test_tag_names_with_them_are_unwrapped() -> None:

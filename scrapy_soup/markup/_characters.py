@@ -70,7 +70,7 @@ _ASCII_FORBIDDEN = bytes([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x
 #: The same, percent-encoded in a URL (UTF-8): what `absolutize_links`
 #: makes of them.
 ENCODED_FORBIDDEN = re.compile(
-    "%(?:[01][0-9A-Fa-f]|7[Ff]|[Cc]2%[89][0-9A-Fa-f]|[Ee][Ff]%[Bb]7%[89AaBb][0-9A-Fa-f]"
+    "%(?:0[0-8BbCcEeFf]|1[0-9A-Fa-f]|7[Ff]|[Cc]2%[89][0-9A-Fa-f]|[Ee][Ff]%[Bb]7%[89AaBb][0-9A-Fa-f]"
     "|[Ee][Ff]%[Bb][Ff]%[Bb][EeFf]|[Ff][0-4]%[89AaBb][Ff]%[Bb][Ff]%[Bb][EeFf])"
 )
 
