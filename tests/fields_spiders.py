@@ -14,6 +14,7 @@ import dataclasses
 from typing import Any
 
 import attrs
+import items_spiders
 import pydantic
 import scrapy
 
@@ -66,13 +67,20 @@ PydanticFieldsItem = pydantic.create_model(
     },
 )
 
-ITEM_CLASSES: dict[str, Any] = {
-    "dict": dict,
-    "scrapy": ScrapyFieldsItem,
-    "dataclass": DataclassFieldsItem,
-    "attrs": AttrsFieldsItem,
-    "pydantic": PydanticFieldsItem,
-}
+#: The item kinds of tests/items_spiders.py, in its order, with these fields.
+ITEM_CLASSES: dict[str, Any] = dict(
+    zip(
+        items_spiders.ITEM_CLASSES,
+        [
+            dict,
+            ScrapyFieldsItem,
+            DataclassFieldsItem,
+            AttrsFieldsItem,
+            PydanticFieldsItem,
+        ],
+        strict=True,
+    )
+)
 
 
 def article_of(soup: Any) -> Any:

@@ -113,40 +113,40 @@ def text_of_element(el: etree._Element) -> str:
 def _join(items: list[Any]) -> str:
     """Write the collected items: breaks as newlines, spaces at line edges dropped."""
     out: list[str] = []
+    add = out.append
     breaks = 0  # line breaks asked for since the last text
     space = False  # a collapsible space is pending
     started = False
     for item in items:
-        if type(item) is int:
+        kind = type(item)
+        if kind is str:
+            if item == " ":  # whitespace between tags: the most frequent
+                space = True
+                continue
+            if item[0] == " ":
+                space = True
+                item = item.lstrip(" ")
+            if started:
+                if breaks:
+                    add("\n" * breaks)
+                elif space and not _ends_a_line(out):
+                    add(" ")
+            breaks = 0
+            stripped = item.rstrip(" ")
+            space = len(stripped) != len(item)
+            add(stripped)
+            started = True
+        elif kind is int:
             if item > breaks:
                 breaks = item
             space = False
-            continue
-        if type(item) is _Forced:
+        else:  # _Forced
             if started and breaks:
-                out.append("\n" * breaks)
+                add("\n" * breaks)
             breaks = 0
             space = False
-            out.append(item)
+            add(item)
             started = True
-            continue
-        if not item:
-            continue
-        if item[0] == " ":
-            space = True
-            item = item.lstrip(" ")
-            if not item:
-                continue
-        if started:
-            if breaks:
-                out.append("\n" * breaks)
-            elif space and not _ends_a_line(out):
-                out.append(" ")
-        breaks = 0
-        stripped = item.rstrip(" ")
-        space = len(stripped) != len(item)
-        out.append(stripped)
-        started = True
     return "".join(out)
 
 
