@@ -22,7 +22,7 @@ from ._builder import TreeBuilderInfo, warn_if_xml
 from ._classes import classes
 from ._document import Document
 from ._encodings import decode_excluding
-from ._identity import remember, wrap
+from ._identity import Ref, _ref, remember, wrap
 from ._node import PageElement
 from ._parse import (
     ATTRIBUTE_REDEFINED,
@@ -637,24 +637,27 @@ def _copy_edited_contents(source: Soup, clone: Soup) -> None:
 #: first soup made over it, while it lives): how a parsel ``SelectorList``
 #: finds the soup a Scrapy response already has, so that its Tags are that
 #: soup's (same document, same base URL, same ``parent`` chain).
-_DOCUMENTS: dict[Any, weakref.ref[Document]] = {}
+_DOCUMENTS: dict[Any, Ref] = {}
 
 
 def _register(doc: Document) -> None:
     """Make ``doc`` the document `tags_of_selectors` finds for its tree."""
-    el = doc._el if doc._el is not None else doc._root
-    if el is None or (doc._el is None and el.getparent() is not None):
-        return  # empty, or a subtree's soup: not the whole tree's
-    top = el.getroottree().getroot()
+    el = doc._el
+    if el is not None:  # a fragment: its container is inside the tree
+        top = el.getroottree().getroot()
+    else:
+        top = doc._root
+        if top is None or top.getparent() is not None:
+            return  # empty, or a subtree's soup: not the whole tree's
     ref = _DOCUMENTS.get(top)
     if ref is not None and ref() is not None:
         return
+    _DOCUMENTS[top] = _ref(doc, _forget_document, top)
 
-    def forget(dead: weakref.ref[Document]) -> None:
-        if _DOCUMENTS.get(top) is dead:
-            del _DOCUMENTS[top]
 
-    _DOCUMENTS[top] = weakref.ref(doc, forget)
+def _forget_document(dead: Ref) -> None:
+    if _DOCUMENTS.get(dead.key) is dead:
+        del _DOCUMENTS[dead.key]
 
 
 def tags_of_selectors(selectors: Iterable[Any]) -> ResultSet[Tag]:

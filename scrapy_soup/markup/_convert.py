@@ -12,24 +12,28 @@ from __future__ import annotations
 
 import copy
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
 from ._markup import target_element
 from ._policy import CleanPolicy, get_policy
 
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    from scrapy_soup._tree._tag import Tag
+
+    #: What the converters take: HTML text, a soup Tag or Soup, an lxml
+    #: element or tree.
+    HtmlOrTag: TypeAlias = str | Tag | etree._Element | etree._ElementTree
+
 __all__ = [
     "BLOCK_TAGS",
     "SKIPPED_TAGS",
     "WHITESPACE",
-    "HtmlOrTag",
-    "is_element",
     "working_copy",
 ]
-
-#: What the converters take: HTML text, a soup Tag or Soup, an lxml element.
-HtmlOrTag = Any
 
 #: ASCII whitespace as HTML collapses it (not U+00A0, which is kept).
 WHITESPACE = re.compile(r"[ \t\n\r\f]+")
@@ -60,11 +64,6 @@ SKIPPED_TAGS = frozenset(
         "title", "track", "video",
     }
 )  # fmt: skip
-
-
-def is_element(node: Any) -> bool:
-    """Whether ``node`` is an element (not a comment or processing instruction)."""
-    return isinstance(node.tag, str)
 
 
 def _copy_of(el: etree._Element) -> etree._Element:

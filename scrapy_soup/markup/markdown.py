@@ -18,13 +18,16 @@ at link edges), and markdownify needs a second parse into Beautiful Soup.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
-from ._convert import BLOCK_TAGS, SKIPPED_TAGS, WHITESPACE, HtmlOrTag, working_copy
+from ._convert import BLOCK_TAGS, SKIPPED_TAGS, WHITESPACE, working_copy
 from ._inline import Inline, escape_text, link_destination
 from ._policy import CleanPolicy
+
+if TYPE_CHECKING:
+    from ._convert import HtmlOrTag
 
 __all__ = ["code_languages", "markdown_of_element", "to_markdown"]
 

@@ -17,12 +17,15 @@ keep the words, in the same order.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
-from ._convert import BLOCK_TAGS, SKIPPED_TAGS, WHITESPACE, HtmlOrTag, working_copy
+from ._convert import BLOCK_TAGS, SKIPPED_TAGS, WHITESPACE, working_copy
 from ._policy import CleanPolicy
+
+if TYPE_CHECKING:
+    from ._convert import HtmlOrTag
 
 __all__ = ["text_of_element", "to_text"]
 

@@ -6,7 +6,7 @@ import parsel
 from lxml import etree
 from typing_extensions import assert_type
 
-from scrapy_soup import ResultSet, Soup, Tag, soup_of
+from scrapy_soup import ResultSet, Soup, Tag, soup_of, to_markdown, to_text
 
 soup = Soup("<div><p>x</p></div>")
 div = soup.find("div")
@@ -19,3 +19,10 @@ assert_type(Soup(etree.fromstring("<p/>")), Soup)
 
 div.selector = parsel.Selector(text="<p/>")  # type: ignore[misc]
 Soup(div.selector).find_all(1.5)  # type: ignore[call-overload]
+
+assert_type(to_markdown("<p>x</p>", "https://example.com/"), str)
+assert_type(to_markdown(div, policy="strict"), str)
+assert_type(to_text(soup), str)
+assert_type(to_text(etree.fromstring("<p/>")), str)
+to_text(b"<p>x</p>")  # type: ignore[arg-type]
+to_markdown(div.selector)  # type: ignore[arg-type]
