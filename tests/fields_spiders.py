@@ -111,3 +111,33 @@ class FieldsSpider(scrapy.Spider):
                 "text_tag": tag,
             }
             yield cls(**values)
+
+
+class FailingConvertSpider(scrapy.Spider):
+    """Markdown fields whose conversion is made to fail on markup holding "FAIL"."""
+
+    name = "failing_convert"
+
+    def __init__(self, urls: list[str], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.start_urls = urls
+        from scrapy_soup._scrapy import pipelines
+
+        original = pipelines.convert  # type: ignore[attr-defined]
+
+        def failing_convert(soup: Any, fmt: str) -> str:
+            if "FAIL" in str(soup):
+                raise RuntimeError("injected failure")
+            return str(original(soup, fmt))
+
+        pipelines.convert = failing_convert  # type: ignore[attr-defined]
+
+    def parse(self, response: Any) -> Any:
+        from scrapy_soup import Soup
+
+        yield {
+            "page": response.url,
+            "md": "<p>FAIL <script>x()</script> <a href='rel'>a</a></p>",
+            "md_tag": Soup("<p>FAIL <b>b</b></p>", "fragment").p,
+            "text": "<p>fine <b>text</b></p>",
+        }

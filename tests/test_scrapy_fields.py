@@ -170,3 +170,32 @@ def test_a_field_named_in_both_format_settings_stops_the_crawl() -> None:
     config = Config.from_settings(Settings({"SOUP_TEXT_FIELDS": "a, b"}))
     assert config.text_fields == ("a", "b")
     assert config.markdown_fields == ()
+
+
+@pytest.mark.parametrize("drop", [False, True])
+def test_a_field_that_cannot_be_converted_fails_closed(
+    server: PageServer, tmp_path: Path, drop: bool
+) -> None:
+    result = run_crawl(
+        tmp_path,
+        "fields_spiders:FailingConvertSpider",
+        {**ADDON_SETTINGS, **FIELD_SETTINGS, "SOUP_DROP_FAILED_ITEMS": drop},
+        urls=[f"{server.base}/corpus/{PAGES[0]}"],
+    )
+    # The Tag fails in the spider middleware, logged once and counted.
+    assert result.log.count("could not process field md_tag (") == 1
+    if drop:
+        # The item is dropped there, before the pipelines process "md".
+        assert result.stats.get("soup/fields_failed") == 1
+        assert result.items == []
+        return
+    # The str fails in the pipeline.
+    assert result.stats.get("soup/fields_failed") == 2
+    assert result.log.count("could not process field md (") == 1
+    [item] = result.items
+    # Never the markup as it came: its text, escaped.
+    assert item["md"] == (
+        "&lt;p&gt;FAIL &lt;script&gt;x()&lt;/script&gt; &lt;a href='rel'&gt;a&lt;/a&gt;&lt;/p&gt;"
+    )
+    assert item["md_tag"] == "&lt;p&gt;FAIL &lt;b&gt;b&lt;/b&gt;&lt;/p&gt;"
+    assert item["text"] == "fine text"
