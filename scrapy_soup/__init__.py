@@ -16,7 +16,8 @@ The soup also works on its own, like bs4:
 >>> soup.a["href"], soup.p.get_text()
 ('/x', 'Hi there')
 
-The soup, `clean` and `absolutize_links` need lxml, cssselect and w3lib only.
+The soup, `clean`, `absolutize_links`, `to_text` and `to_markdown` need lxml,
+cssselect and w3lib only.
 The Scrapy components (`Addon`, `SoupDownloaderMiddleware`,
 `SoupSpiderMiddleware`, `AbsoluteLinksPipeline`, `CleanHtmlPipeline`,
 `SoupHtmlResponse`, `SoupXmlResponse`, `soup_of`) are imported on first
@@ -92,6 +93,8 @@ from .markup import (
     clean,
     clean_element,
     get_policy,
+    to_markdown,
+    to_text,
 )
 
 if TYPE_CHECKING:
@@ -169,6 +172,8 @@ __all__ = [
     "clean_element",
     "get_policy",
     "soup_of",
+    "to_markdown",
+    "to_text",
 ]
 
 

@@ -12,6 +12,7 @@ return for a string.
 from __future__ import annotations
 
 import copy
+import weakref
 from typing import TYPE_CHECKING, Any
 
 from lxml import etree
@@ -27,10 +28,12 @@ __all__ = [
     "clean",
     "clean_markup",
     "container_of",
+    "convert",
     "fragment_html",
     "fragment_of_markup",
     "fragment_of_tag",
     "policy_from_config",
+    "remember_code_languages",
 ]
 
 
@@ -136,3 +139,31 @@ def clean_markup(markup: str, policy: CleanPolicy) -> str:
     from scrapy_soup.markup.clean import clean as clean_string
 
     return clean_string(markup, policy)
+
+
+#: The code block languages of fragments of Markdown fields, read before
+#: the cleaning drops their ``class`` (`remember_code_languages`), until
+#: `convert` writes the fragment.
+_LANGUAGES: weakref.WeakKeyDictionary[Soup, dict[Any, str]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def remember_code_languages(soup: Soup) -> None:
+    """Read the code languages of a Markdown field's fragment, once, before cleaning."""
+    if soup not in _LANGUAGES:
+        from scrapy_soup.markup.markdown import code_languages
+
+        _LANGUAGES[soup] = code_languages(container_of(soup))
+
+
+def convert(soup: Soup, fmt: str) -> str:
+    """A fragment soup (absolute, cleaned) written as ``"text"`` or ``"markdown"``."""
+    el = container_of(soup)
+    if fmt == "markdown":
+        from scrapy_soup.markup.markdown import markdown_of_element
+
+        return markdown_of_element(el, _LANGUAGES.pop(soup, None))
+    from scrapy_soup.markup.text import text_of_element
+
+    return text_of_element(el)

@@ -15,6 +15,7 @@ from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from scrapy.utils import response as response_utils
 from scrapy.utils.response import get_base_url
 
+from scrapy_soup._scrapy._bridge import remember_code_languages
 from scrapy_soup._scrapy._config import Config
 from scrapy_soup._scrapy._origins import ItemOrigins, Origin
 from scrapy_soup._scrapy._plain import (
@@ -22,6 +23,7 @@ from scrapy_soup._scrapy._plain import (
     FieldPath,
     convert_item,
     escape_text,
+    field_formats,
     html_field_names,
 )
 from scrapy_soup._scrapy.pipelines import early_stages
@@ -231,6 +233,8 @@ class SoupSpiderMiddleware(BaseSpiderMiddleware):
         self._warned_url_field: set[type] = set()
         # item class -> names of its HTML fields (settings + field metadata)
         self._marked: dict[type, tuple[str, ...]] = {}
+        # item class -> its fields exported as text or Markdown
+        self._formats: dict[type, dict[str, str]] = {}
         self._failures = FieldFailures(crawler.stats, type(self).__name__)
         self._stats = crawler.stats
         # The scrapy_soup pipelines whose work on a Tag's copy is done here.
@@ -244,10 +248,14 @@ class SoupSpiderMiddleware(BaseSpiderMiddleware):
         origin = None if response is None else self._origin_of(response)
         failed: list[FieldPath] = []
         try:
-            names = html_field_names(item, self._config.html_fields, self._marked)
+            config = self._config
+            names = html_field_names(item, config.markup_fields, self._marked)
             process = None
             if self._stages:
-                process = functools.partial(self._process_tag, origin, failed)
+                formats = field_formats(
+                    item, config.text_fields, config.markdown_fields, self._formats
+                )
+                process = functools.partial(self._process_tag, origin, failed, formats)
             converted = convert_item(item, names, process)
         except Exception:
             # Not expected (each value's failure is caught where it happens);
@@ -285,6 +293,7 @@ class SoupSpiderMiddleware(BaseSpiderMiddleware):
         self,
         origin: Origin | None,
         failed: list[FieldPath],
+        formats: dict[str, str],
         fragment: Soup,
         tag: Any,
         path: FieldPath,
@@ -301,12 +310,15 @@ class SoupSpiderMiddleware(BaseSpiderMiddleware):
         )
         stages = self._stages
         stage = stages[0]
+        fmt = formats.get(path[0])
         try:
+            if fmt == "markdown":
+                remember_code_languages(fragment)
             for stage in stages:
                 for key, count in stage.transform(fragment, base_url).items():
                     if count and self._stats is not None:
                         self._stats.inc_value(key, count)
-            return stages[-1].finish(fragment)
+            return stages[-1].finish_as(fragment, fmt)
         except Exception as exc:
             failed.append(path)
             stage._failures.report(path, exc, stage._instead)

@@ -15,7 +15,7 @@ import re
 import warnings
 import weakref
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, overload
 from urllib.parse import urljoin
 
 from lxml import etree
@@ -31,10 +31,12 @@ from scrapy.http import (
 from w3lib.url import safe_url_string
 
 if TYPE_CHECKING:
+    from parsel import SelectorList
     from scrapy.selector import Selector
     from scrapy.statscollectors import StatsCollector
 
     from scrapy_soup._tree._soup import Soup
+    from scrapy_soup._tree._strainer import ResultSet
     from scrapy_soup._tree._tag import Tag
 
 logger = logging.getLogger(__name__)
@@ -351,14 +353,24 @@ class SoupXmlResponse(_SoupResponse, XmlResponse):
 _foreign_soups: weakref.WeakKeyDictionary[Response, Soup] = weakref.WeakKeyDictionary()
 
 
-def soup_of(response: Response) -> Soup:
+@overload
+def soup_of(response: Response) -> Soup: ...
+@overload
+def soup_of(response: SelectorList[Any]) -> ResultSet[Tag]: ...
+def soup_of(response: Response | SelectorList[Any]) -> Soup | ResultSet[Tag]:
     """Return the soup of any text response, with or without the middleware.
 
     For a :class:`SoupHtmlResponse`/:class:`SoupXmlResponse` this is
     ``response.soup``. Any other ``TextResponse`` gets the same kind of view
     over its selector's tree, cached per response. A non-text response raises
-    ``scrapy.exceptions.NotSupported``, as ``Response.css()`` does.
+    ``scrapy.exceptions.NotSupported``, as ``Response.css()`` does. A parsel
+    ``SelectorList`` (``response.css("p")``) gives its elements' Tags, those
+    of ``response.soup``, as a ``ResultSet`` (as ``Soup(selector_list)``).
     """
+    if isinstance(response, list):
+        from scrapy_soup._tree._soup import tags_of_selectors
+
+        return tags_of_selectors(response)
     if isinstance(response, _SoupResponse):
         return response.soup
     if not isinstance(response, TextResponse):

@@ -30,6 +30,8 @@ from ._tables import PRESERVE_WHITESPACE_TAGS, VOID_ELEMENTS
 from ._text import child_nodes, forget_contexts, iter_descendants, small_text_values
 
 if TYPE_CHECKING:
+    import parsel
+
     from ._attrs import AttributeValueList
     from ._document import Document
     from ._formatter import FormatterOrName
@@ -136,6 +138,36 @@ class Tag(PageElement):
 
     def _document(self) -> Document | None:
         return self._doc
+
+    @property
+    def selector(self) -> parsel.Selector:
+        """A parsel ``Selector`` over this tag's lxml element: no copy, no parse.
+
+        ``.css()``, ``.xpath()`` and an ``ItemLoader(selector=...)`` run on
+        the very tree the soup views, so an edit through either is seen by
+        the other; ``.root`` is the element itself, the one parsel's and
+        Scrapy's ``response.css()`` return for the same node. Of a whole
+        soup, the selector is over its root element (``<html>``), as a
+        response's ``selector`` is. bs4 has no such attribute (``tag.selector``
+        is not a search for a ``<selector>`` child here).
+
+        >>> from scrapy_soup import Soup
+        >>> soup = Soup('<div><p class="x">Hi</p></div>')
+        >>> soup.div.selector.css("p.x::text").get()
+        'Hi'
+        >>> soup.p.selector.root is soup.div.selector.css("p")[0].root
+        True
+        """
+        from parsel import Selector
+
+        doc = self._doc
+        el = self._el
+        if el is None and doc is not None:
+            el = doc._root  # a whole document: its root element
+        if el is None:
+            raise ValueError("an empty document has no element to select from")
+        kind = "xml" if doc is not None and doc.is_xml else "html"
+        return Selector(root=el, type=kind)
 
     @property
     def hidden(self) -> bool:
