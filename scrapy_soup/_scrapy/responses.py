@@ -57,11 +57,14 @@ if TYPE_CHECKING:
     from scrapy_soup._tree._tag import Tag
 
     # Type checkers see the mixin as what it always ends up in: a response
-    # with a selector. At run time it is a plain mixin (no layout of its
-    # own), so that it combines with any response class.
+    # with a selector.
     _MixinBase = TextResponse
 else:
-    _MixinBase = object
+    # At run time it derives from Response and adds no slot: combined with
+    # any response class, the layout is that class's, which lets a response
+    # become its soup class in place (on a base of object, Python's layout
+    # check refuses that where Scrapy's responses have a __dict__, < 2.14).
+    _MixinBase = Response
 
 logger = logging.getLogger(__name__)
 
@@ -365,12 +368,33 @@ class _State:
 # A state must not refer back to its response (or the response's selector),
 # or the entry would keep its own key alive.
 _states: weakref.WeakKeyDictionary[object, _State] = weakref.WeakKeyDictionary()
+# The same, by id(), for objects that compare by value (attrs and dataclass
+# page objects are unhashable); an entry goes when its object goes.
+_states_by_id: dict[int, _State] = {}
+
+
+def _state_of(response: object) -> _State:
+    try:
+        state = _states.get(response)
+        if state is None:
+            state = _states[response] = _State()
+        return state
+    except TypeError:  # unhashable
+        pass
+    key = id(response)
+    state = _states_by_id.get(key)
+    if state is None:
+        state = _State()
+        try:
+            weakref.finalize(response, _states_by_id.pop, key, None)
+        except TypeError:  # not weakly referable either: not kept
+            return state
+        _states_by_id[key] = state
+    return state
 
 
 def _soup_from_state(response: Any) -> Soup:
-    state = _states.get(response)
-    if state is None:
-        state = _states[response] = _State()
+    state = _state_of(response)
     soup = state.soup
     if soup is None:
         soup = state.soup = _build_soup(response)
@@ -381,7 +405,10 @@ def _soup_from_state(response: Any) -> Soup:
 
 def built_soup(response: object) -> Soup | None:
     """The soup of ``response`` if a callback asked for it already, else None."""
-    state = _states.get(response)
+    try:
+        state = _states.get(response)
+    except TypeError:  # unhashable
+        state = _states_by_id.get(id(response))
     return None if state is None else state.soup
 
 
@@ -556,17 +583,31 @@ def _become(response: Response, cls: type[SoupResponse]) -> SoupResponse:
     found to hold HTML, ``HtmlResponse``) and adds no attribute: the same
     object keeps its URL, body, request, headers and everything already
     computed from them (decoded text, encoding, base URL, selector), and
-    nothing is copied. Where the layouts differ after all, the response is
-    recast with ``replace(cls=...)``.
+    nothing is copied. Where Python finds the layouts different (another
+    plugin's mixin class over Scrapy < 2.14's responses, which have a
+    ``__dict__``), a new object of ``cls`` gets the response's state, as
+    ``copy.copy()`` would give it: not ``replace()``, which runs the class's
+    ``__init__`` again (scrapy-splash's ``SplashJsonResponse`` would then
+    read its HTML body as JSON).
     """
     try:
         response.__class__ = cls
     except TypeError:
-        recast = response.replace(cls=cls)
-        assert isinstance(recast, cls)
-        return recast
+        return _recast(response, cls)
     assert isinstance(response, cls)
     return response
+
+
+def _recast(response: Response, cls: type[SoupResponse]) -> SoupResponse:
+    """A new ``cls`` object with the state of ``response`` (``copy.copy()``'s way)."""
+    state: Any = response.__reduce_ex__(2)[2]
+    recast = cls.__new__(cls)
+    slots: dict[str, Any] = {}
+    if isinstance(state, tuple):
+        state, slots = state
+    for name, value in [*(state or {}).items(), *(slots or {}).items()]:
+        object.__setattr__(recast, name, value)
+    return recast
 
 
 def soup_response(response: Response) -> SoupResponse:
