@@ -31,7 +31,7 @@ import re
 import types
 import warnings
 import weakref
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 from urllib.parse import urljoin, urlsplit
 
@@ -279,56 +279,55 @@ def _follow_url(url: Any) -> Any:
     return url
 
 
-def _followable(response: Response, url: str) -> bool:
-    """Tell whether ``follow_all()`` follows a Tag's link, as LinkExtractor would.
+def _other_scheme(url: str) -> bool:
+    """Whether a link names a scheme other than ``http(s)``: not followed from a page.
 
-    Scrapy's LinkExtractor skips links that do not resolve or make no valid
-    request URL (``http://[::1``, a port out of range) and links to schemes
-    no crawl downloads from a page (``mailto:``, ``tel:``, ``javascript:``,
-    ``data:``); so does this, keeping ``http(s)`` and relative links.
+    Scrapy's LinkExtractor skips those (``mailto:``, ``tel:``,
+    ``javascript:``, ``data:``); relative links (no scheme) are followed.
     """
     try:
         scheme = urlsplit(url).scheme
-        if scheme and scheme not in _FOLLOWED_SCHEMES:
-            return False
-        # What Request() would raise on, so that no Tag ends the generator.
-        safe_url_string(response.urljoin(url))
-    except ValueError:
-        return False
-    return True
+    except ValueError:  # e.g. "http://[::1": no request can be made of it
+        return True
+    return bool(scheme) and scheme not in _FOLLOWED_SCHEMES
 
 
-def _follow_all_urls(response: Response, urls: Any) -> Any:
-    """``urls`` for ``follow_all()``: Tags give their URL, or are skipped.
+def _follow_tags(
+    response: SoupResponse, urls: Iterable[Any], args: Any, kwargs: Any
+) -> Iterator[Request]:
+    """``follow_all()`` of an iterable that may hold soup Tags.
 
-    Tags without a URL are skipped, as parsel's SelectorList skips ``<a>``
-    without ``href``, and so are Tags whose link is not followable
-    (:func:`_followable`), counted in ``soup/links_skipped``. Everything else
-    (strings, Links, Selectors) goes on to Scrapy as given.
+    Each value goes to ``response.follow()``, as in Scrapy's
+    ``follow_all()``. Tags without a URL are skipped, as parsel's
+    SelectorList skips ``<a>`` without ``href``; so are, as Scrapy's
+    LinkExtractor skips them, Tags whose link names another scheme than
+    ``http(s)`` or makes no valid request URL (``http://[::1``, a port out
+    of range), counted in ``soup/links_skipped``. Strings, Links and
+    Selectors raise what Scrapy raises for them.
     """
-    if (
-        urls is None
-        or isinstance(urls, (str, bytes))
-        or not hasattr(urls, "__iter__")
-        or isinstance(urls, SelectorList)  # Scrapy skips those without a link
-    ):
-        return urls
-    converted: list[Any] = []
     skipped = 0
-    for value in urls:
-        if _is_tag(value):
-            value = url_of_tag(value)
-            if value is None:
+    try:
+        for value in urls:
+            if not _is_tag(value):
+                yield response.follow(value, *args, **kwargs)
                 continue
-            if not _followable(response, value):
+            url = url_of_tag(value)
+            if url is None:
+                continue
+            if _other_scheme(url):
                 skipped += 1
                 continue
-        converted.append(value)
-    if skipped:
-        state = _states.get(response)
-        if state is not None and state.stats is not None:
-            state.stats.inc_value(LINKS_SKIPPED, skipped)
-    return converted
+            try:
+                request = response.follow(url, *args, **kwargs)
+            except ValueError:
+                skipped += 1
+                continue
+            yield request
+    finally:
+        if skipped:
+            state = _states.get(response)
+            if state is not None and state.stats is not None:
+                state.stats.inc_value(LINKS_SKIPPED, skipped)
 
 
 def _count_truncated(response: Response, soup: Soup, stats: StatsCollector) -> None:
@@ -503,7 +502,16 @@ class SoupResponse(_MixinBase):
         ``data:``) or does not make a valid URL, counted in
         ``soup/links_skipped``.
         """
-        return super().follow_all(_follow_all_urls(self, urls), *args, **kwargs)
+        if (
+            urls is None
+            or isinstance(urls, (str, bytes, SelectorList))
+            or not hasattr(urls, "__iter__")
+            or "css" in kwargs
+            or "xpath" in kwargs
+        ):
+            # Scrapy's own cases (a SelectorList skips link-less selectors).
+            return super().follow_all(urls, *args, **kwargs)
+        return _follow_tags(self, urls, args, kwargs)
 
 
 class SoupHtmlResponse(SoupResponse, HtmlResponse):
