@@ -20,7 +20,8 @@ The soup, `clean`, `absolutize_links`, `to_text` and `to_markdown` need lxml,
 cssselect and w3lib only.
 The Scrapy components (`Addon`, `SoupDownloaderMiddleware`,
 `SoupSpiderMiddleware`, `AbsoluteLinksPipeline`, `CleanHtmlPipeline`,
-`SoupHtmlResponse`, `SoupXmlResponse`, `soup_of`) are imported on first
+`SoupHtmlResponse`, `SoupXmlResponse`, `SoupResponse`, `soup_of`,
+`soup_response`) are imported on first
 access (PEP 562), so ``import scrapy_soup`` does not import Scrapy. The
 README is the manual: settings, stats, and the differences from Beautiful
 Soup.
@@ -101,7 +102,13 @@ if TYPE_CHECKING:
     from ._scrapy.addon import Addon
     from ._scrapy.middlewares import SoupDownloaderMiddleware, SoupSpiderMiddleware
     from ._scrapy.pipelines import AbsoluteLinksPipeline, CleanHtmlPipeline
-    from ._scrapy.responses import SoupHtmlResponse, SoupXmlResponse, soup_of
+    from ._scrapy.responses import (
+        SoupHtmlResponse,
+        SoupResponse,
+        SoupXmlResponse,
+        soup_of,
+        soup_response,
+    )
 
 #: Scrapy components, imported on first access so the core stays Scrapy-free.
 _SCRAPY_NAMES = {
@@ -110,9 +117,11 @@ _SCRAPY_NAMES = {
     "CleanHtmlPipeline": "scrapy_soup._scrapy.pipelines",
     "SoupDownloaderMiddleware": "scrapy_soup._scrapy.middlewares",
     "SoupHtmlResponse": "scrapy_soup._scrapy.responses",
+    "SoupResponse": "scrapy_soup._scrapy.responses",
     "SoupSpiderMiddleware": "scrapy_soup._scrapy.middlewares",
     "SoupXmlResponse": "scrapy_soup._scrapy.responses",
     "soup_of": "scrapy_soup._scrapy.responses",
+    "soup_response": "scrapy_soup._scrapy.responses",
 }
 
 __all__ = [
@@ -155,6 +164,7 @@ __all__ = [
     "Soup",
     "SoupDownloaderMiddleware",
     "SoupHtmlResponse",
+    "SoupResponse",
     "SoupSpiderMiddleware",
     "SoupStrainer",
     "SoupXmlResponse",
@@ -172,6 +182,7 @@ __all__ = [
     "clean_element",
     "get_policy",
     "soup_of",
+    "soup_response",
     "to_markdown",
     "to_text",
 ]
