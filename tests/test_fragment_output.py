@@ -17,7 +17,7 @@ from lxml import etree
 
 from scrapy_soup import Soup
 from scrapy_soup._tree import _attrs, _tables
-from scrapy_soup.markup._fragment import (
+from scrapy_soup._tree._write import (
     CDATA_LIST_ATTRIBUTES,
     PRESERVE_WHITESPACE_TAGS,
     VOID_ELEMENTS,

@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 from lxml import etree
 
 from .._tree._attrs import NOT_XML
-from ._fragment import needs_settling
+from .._tree._write import needs_settling
 from ._markup import namespaced_names
 from ._url import _INVISIBLE, hidden_scheme, url_scheme
 
