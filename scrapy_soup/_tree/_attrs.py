@@ -266,6 +266,24 @@ def attribute_items(
     return list(zip(el.keys() if keys is None else keys, values, strict=True))
 
 
+def write_attributes(el: etree._Element, items: Iterable[tuple[str, str]]) -> int:
+    """Clear *el*'s attributes and set *items* again, in order; return how many were set.
+
+    The one way to remove names lxml refuses to look up (control characters
+    libxml2 kept), or to change the attributes' order.  An item lxml
+    refuses to write (such a character in its name or value) is left out.
+    """
+    el.attrib.clear()
+    written = 0
+    for key, value in items:
+        try:
+            el.set(key, value)
+        except ValueError:
+            continue
+        written += 1
+    return written
+
+
 def lxml_name(name: str) -> str:
     """How lxml addresses the attribute an HTML parser named *name*.
 
@@ -324,13 +342,10 @@ def delete_attribute(el: etree._Element, name: str, is_xml: bool) -> bool:
         items = attribute_items(el)
         if all(key != name for key, _ in items):
             return False
-        attrib.clear()
-        for key, value in items:
-            if key != name:
-                try:
-                    el.set(key if is_xml else lxml_name(key), value)
-                except ValueError:
-                    continue
+        write_attributes(
+            el,
+            [(k if is_xml else lxml_name(k), v) for k, v in items if k != name],
+        )
         return True
 
 
@@ -346,26 +361,22 @@ def wrap_value(el: Any, key: str, value: str, is_xml: bool) -> str | AttributeVa
     return value
 
 
-class AttrsView(MutableMapping[str, str | AttributeValueList]):
-    """``tag.attrs``: a live mapping over an lxml element's attributes."""
+class AttributeReading:
+    """``obj[key]`` and ``obj.get(key, default)`` of an attribute, for `Tag` and `AttrsView`.
 
-    __slots__ = ("_el", "_is_xml")
+    Both read through ``_value`` (None: no such attribute).
+    """
 
-    def __init__(self, el: etree._Element, is_xml: bool) -> None:
-        self._el = el
-        self._is_xml = is_xml
+    __slots__ = ()
 
-    def _wrap_value(self, key: str, value: str) -> str | AttributeValueList:
-        return wrap_value(self._el, key, value, self._is_xml)
-
-    def _raw(self, key: str) -> str | None:
-        return get_attribute(self._el, key, self._is_xml)
+    def _value(self, key: str) -> str | AttributeValueList | None:
+        raise NotImplementedError
 
     def __getitem__(self, key: str) -> str | AttributeValueList:
-        value = self._raw(key)
+        value = self._value(key)
         if value is None:
             raise KeyError(key)
-        return self._wrap_value(key, value)
+        return value
 
     @overload
     def get(
@@ -376,10 +387,25 @@ class AttrsView(MutableMapping[str, str | AttributeValueList]):
     def get(
         self, key: str, default: _D | None = None
     ) -> str | AttributeValueList | _D | None:
-        value = self._raw(key)
+        """The attribute's value, or ``default`` (a list for a multi-valued one in HTML)."""
+        value = self._value(key)
+        return default if value is None else value
+
+
+class AttrsView(AttributeReading, MutableMapping[str, str | AttributeValueList]):
+    """``tag.attrs``: a live mapping over an lxml element's attributes."""
+
+    __slots__ = ("_el", "_is_xml")
+
+    def __init__(self, el: etree._Element, is_xml: bool) -> None:
+        self._el = el
+        self._is_xml = is_xml
+
+    def _value(self, key: str) -> str | AttributeValueList | None:
+        value = get_attribute(self._el, key, self._is_xml)
         if value is None:
-            return default
-        return self._wrap_value(key, value)
+            return None
+        return wrap_value(self._el, key, value, self._is_xml)
 
     def __setitem__(self, key: str, value: object) -> None:
         # bs4 stores the name as given: in HTML, "{x}y" is a name, not a
@@ -398,7 +424,10 @@ class AttrsView(MutableMapping[str, str | AttributeValueList]):
         return len(self._el.attrib)
 
     def __contains__(self, key: object) -> bool:
-        return isinstance(key, str) and self._raw(key) is not None
+        return (
+            isinstance(key, str)
+            and get_attribute(self._el, key, self._is_xml) is not None
+        )
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, (dict, AttrsView)):

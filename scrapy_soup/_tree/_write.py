@@ -23,7 +23,13 @@ from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
-from ._attrs import CDATA_LIST_ATTRIBUTES, NOT_XML, attribute_items, normalize_multi
+from ._attrs import (
+    CDATA_LIST_ATTRIBUTES,
+    NOT_XML,
+    attribute_items,
+    normalize_multi,
+    write_attributes,
+)
 from ._classes import classes
 from ._tables import (
     ASCII_SPACES,
@@ -84,7 +90,7 @@ def _start_tag(el: Any, tag: str, keys: list[str], empty: bool, settle: bool) ->
                     if empty
                     else f'<{name} {key}="{value}">'
                 )
-    if not multi.isdisjoint(dict(items)):
+    if not multi.isdisjoint(keys):
         items = [(k, normalize_multi(v) if k in multi else v) for k, v in items]
         if settle:
             _settle_attributes(el, items, multi)
@@ -129,13 +135,10 @@ def _settle_order(el: Any, items: list[tuple[str, str]]) -> None:
     characters it parsed) leaves the order as it is: the trees then differ
     and `clean` takes its slow path, as for `_settle_attributes`.
     """
-    attrib = el.attrib
     values = dict(attribute_items(el))
     if any(NOT_XML.search(v) for v in values.values()):
         return
-    attrib.clear()
-    for key, _ in items:
-        el.set(key, values[key])
+    write_attributes(el, [(key, values[key]) for key, _ in items])
 
 
 def _bare_tag(tag: str, empty: bool) -> str:
@@ -207,6 +210,12 @@ def contents_html(el: etree._Element, settle: bool = False) -> str:
     structure: `scrapy_soup.markup.clean` compares the two to know it is done.
     """
     out: list[str] = []
+    _write_contents(el, out, settle)
+    return "".join(out)
+
+
+def _write_contents(el: Any, out: list[str], settle: bool) -> None:
+    """Append `contents_html` of *el* to *out*."""
     preserve = _in_preserving(el.getparent()) + (
         1 if el.tag in PRESERVE_WHITESPACE_TAGS else 0
     )
@@ -215,22 +224,31 @@ def contents_html(el: etree._Element, settle: bool = False) -> str:
         cdata = el.tag in CDATA_CONTAINING_TAGS
         out.append(_string_html(el, False, raw, preserve, cdata, settle))
     _write_children(el, out, preserve, settle)
-    return "".join(out)
 
 
 def element_html(el: etree._Element) -> str:
     """*el* itself and its contents (not its tail) as ``str()`` of its Tag writes them."""
-    tag: str = el.tag  # type: ignore[assignment]
+    out: list[str] = []
+    _write_element(el, out)
+    return "".join(out)
+
+
+def _write_element(el: Any, out: list[str]) -> None:
+    """Append `element_html` of *el* to *out*."""
+    tag: str = el.tag
     keys = el.keys()
     if not el.text and not len(el) and tag in VOID_ELEMENTS:
         if keys:
-            return _start_tag(el, tag, keys, True, False)
-        return _BARE[1].get(tag) or _bare_tag(tag, True)
+            out.append(_start_tag(el, tag, keys, True, False))
+        else:
+            out.append(_BARE[1].get(tag) or _bare_tag(tag, True))
+        return
     if keys:
-        start = _start_tag(el, tag, keys, False, False)
+        out.append(_start_tag(el, tag, keys, False, False))
     else:
-        start = _BARE[0].get(tag) or _bare_tag(tag, False)
-    return start + contents_html(el) + (_END.get(tag) or _end_tag(tag))
+        out.append(_BARE[0].get(tag) or _bare_tag(tag, False))
+    _write_contents(el, out, False)
+    out.append(_END.get(tag) or _end_tag(tag))
 
 
 def _document_html(doc: Any) -> str:
@@ -243,7 +261,7 @@ def _document_html(doc: Any) -> str:
     for child in doc._top_children():
         el = getattr(child, "_el", None)
         if el is not None and isinstance(el.tag, str):
-            out.append(element_html(el))
+            _write_element(el, out)
         else:
             out.append(child.output_ready())
     return "".join(out)
@@ -521,11 +539,7 @@ def settle_attributes(el: Any) -> bool:
         # lxml would refuse to set the value again (libxml2 keeps the
         # control characters it parsed): leave the element as it is.
         return False
-    attrib = el.attrib
-    attrib.clear()
-    for key, value in settled:
-        el.set(key, value)
-    return True
+    return write_attributes(el, settled) == len(settled)
 
 
 def contents_html_from_xml(el: etree._Element) -> tuple[str, str] | None:
