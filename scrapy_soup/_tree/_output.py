@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, cast
 from lxml import etree
 
 from ._attrs import attribute_items, is_multi_valued, split_value
+from ._cache import LRU
 from ._classes import classes
 from ._formatter import Formatter, formatter_for_name
 from ._identity import cached_string, cached_wrapper, wrap
@@ -492,7 +493,7 @@ _MAIN_TEXT_PLAIN = etree.XPath(_MAIN_TEXT.path, smart_strings=False)
 _STRING_CONTAINER_TAGS = ("script", "style", "template", "rt", "rp")
 _SCANNED_TAGS = (*_STRING_CONTAINER_TAGS, *PRESERVE_WHITESPACE_TAGS)
 #: `_marked_text`'s XPaths, by the set of marker tag names.
-_MARKED: dict[frozenset[str], etree.XPath] = {}
+_MARKED = LRU(64)
 
 
 def _marked_text(el: Any, keep_pre: bool) -> tuple[list[str], list[int]] | None:
@@ -513,10 +514,10 @@ def _marked_text(el: Any, keep_pre: bool) -> tuple[list[str], list[int]] | None:
     if not found:
         return _ALL_TEXT_PLAIN(el), []
     key = frozenset([m.tag for m in found])
-    select = _MARKED.get(key)
-    if select is None:
-        steps = ["descendant::text()", *(f"descendant::{name}" for name in sorted(key))]
-        select = _MARKED[key] = etree.XPath(" | ".join(steps), smart_strings=False)
+    steps = ["descendant::text()", *(f"descendant::{name}" for name in sorted(key))]
+    select = _MARKED.get_or_make(
+        key, lambda: etree.XPath(" | ".join(steps), smart_strings=False)
+    )
     items: list[Any] = select(el)
     index = items.index
     out: list[str] = []

@@ -20,14 +20,13 @@ from __future__ import annotations
 
 import contextlib
 import re
-import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from lxml import etree
 
 from .._tree._attrs import NOT_XML, attribute_items, lxml_name
-from .._tree._parse import fragment_container, html_parser, utf8
+from .._tree._parse import fragment_body, fragment_container, utf8, utf8_html_parser
 from .._tree._write import contents_html, element_html
 
 __all__ = [
@@ -81,16 +80,6 @@ def set_attribute(node: etree._Element, name: str, value: str) -> None:
         node.set(name, NOT_XML.sub("", value))
 
 
-def _html_parser() -> etree.HTMLParser:
-    """The soup's HTML parser (`_tree._parse.html_parser`), reading UTF-8, one per thread."""
-    parser: etree.HTMLParser | None = getattr(_PARSERS, "html", None)
-    if parser is None:
-        parser = _PARSERS.html = html_parser("utf-8")
-    return parser
-
-
-#: Per thread: the HTML parser (an lxml parser is not shared between threads).
-_PARSERS = threading.local()
 _ELEMENT = etree._Element
 _TREE = etree._ElementTree
 
@@ -138,14 +127,7 @@ def parse_fragment(text: str) -> Target:
     # form first.
     _, data = utf8(text)  # lone surrogates made U+FFFD, as a decoder would
     # The html/head/body tags the text writes are kept, as the soup keeps them.
-    return Target(fragment_container(data, _fragment_container), text)
-
-
-def _fragment_container(document: bytes) -> Any:
-    """The element holding the fragment's nodes in ``document`` (`fragment_container`)."""
-    root = etree.fromstring(document, _html_parser())
-    body = root.find("body")
-    return body if body is not None else root
+    return Target(fragment_container(data, fragment_body), text)
 
 
 #: What may come before a document's doctype or <html>: whitespace and a
@@ -218,7 +200,7 @@ def parse_document(text: str) -> Target | None:
     the document has no element (a doctype alone).
     """
     _, data = utf8(text)
-    parser = _html_parser()
+    parser = utf8_html_parser()
     root = etree.fromstring(data, parser)
     if root is None:
         return None
@@ -301,7 +283,7 @@ def _element_html(el: etree._Element, contents: str) -> str:
     # Made by the HTML parser's factory: lxml then checks attribute names
     # as HTML does ("xml:lang" is a name there).
     tag = str(el.tag)
-    shell = _html_parser().makeelement(tag)
+    shell = utf8_html_parser().makeelement(tag)
     for key, value in attribute_items(el):
         with contextlib.suppress(ValueError):
             shell.set(lxml_name(key), value)
