@@ -349,30 +349,9 @@ def _write_children(el: Any, out: list[str], preserve: int, settle: bool) -> Non
             if tag.__class__ is str:
                 raw = child.text
                 keys = child.keys()
-                if not len(child):
-                    # A leaf (most elements): written whole, no stack frame.
-                    if raw or tag not in void:
-                        if keys:
-                            append(_start_tag(child, tag, keys, False, settle))
-                        else:
-                            append(bare.get(tag) or _bare_tag(tag, False))
-                        if raw:
-                            if (
-                                not preserve
-                                and tag not in keep
-                                and raw[0] in spaces
-                                and not raw.strip(spaces)
-                            ):
-                                raw = "\n" if "\n" in raw else " "
-                                if settle:
-                                    child.text = raw
-                            elif tag not in cdata and (
-                                "&" in raw or "<" in raw or ">" in raw
-                            ):
-                                raw = escape(raw)
-                            append(raw)
-                        append(ends.get(tag) or _end_tag(tag))
-                    elif keys:
+                leaf = not len(child)
+                if leaf and not raw and tag in void:
+                    if keys:
                         append(_start_tag(child, tag, keys, True, settle))
                     else:
                         append(bare_empty.get(tag) or _bare_tag(tag, True))
@@ -381,10 +360,13 @@ def _write_children(el: Any, out: list[str], preserve: int, settle: bool) -> Non
                         append(_start_tag(child, tag, keys, False, settle))
                     else:
                         append(bare.get(tag) or _bare_tag(tag, False))
-                    if tag in keep:
-                        preserve += 1
                     if raw:
-                        if not preserve and raw[0] in spaces and not raw.strip(spaces):
+                        if (
+                            not preserve
+                            and tag not in keep
+                            and raw[0] in spaces
+                            and not raw.strip(spaces)
+                        ):
                             raw = "\n" if "\n" in raw else " "
                             if settle:
                                 child.text = raw
@@ -393,8 +375,13 @@ def _write_children(el: Any, out: list[str], preserve: int, settle: bool) -> Non
                         ):
                             raw = escape(raw)
                         append(raw)
-                    stack.append((child, iter(child)))
-                    break
+                    if not leaf:
+                        if tag in keep:
+                            preserve += 1
+                        stack.append((child, iter(child)))
+                        break
+                    # A leaf (most elements): written whole, no stack frame.
+                    append(ends.get(tag) or _end_tag(tag))
             else:
                 append(_special(child, parent, preserve))
             raw = child.tail
@@ -418,6 +405,8 @@ def _write_children(el: Any, out: list[str], preserve: int, settle: bool) -> Non
             append(ends.get(tag) or _end_tag(tag))
             raw = parent.tail
             if raw:
+                # The rule written out as for the tails above, not called
+                # (a call per closed element measured 2-4% slower).
                 if not preserve and raw[0] in spaces and not raw.strip(spaces):
                     raw = "\n" if "\n" in raw else " "
                     if settle:

@@ -593,25 +593,18 @@ def tag_xpath(
     predicate (e.g. excluding a fragment's container).
     """
     own_key = (axes, limit, from_end, extra)
-    return plan.xpaths.get_or_make(
-        own_key, lambda: _tag_xpath(plan, axes, limit, from_end, extra)
-    )
+    found = plan.xpaths.get(own_key)
+    if found is None:
 
+        def compile_it() -> Any:
+            return _compile_tag_xpath(plan, axes, limit, from_end, extra)
 
-def _tag_xpath(
-    plan: TagPlan,
-    axes: tuple[str, ...],
-    limit: int | None,
-    from_end: bool,
-    extra: str | None,
-) -> Any:
-    """`tag_xpath`, from the compiled XPaths every plan shares, or compiled."""
-    if plan.key is None:
-        return _compile_tag_xpath(plan, axes, limit, from_end, extra)
-    return _XPATHS.get_or_make(
-        (plan.key, axes, limit, from_end, extra),
-        lambda: _compile_tag_xpath(plan, axes, limit, from_end, extra),
-    )
+        if plan.key is None:
+            found = compile_it()
+        else:  # plans made again for the same rules share their XPaths
+            found = _XPATHS.get_or_make((plan.key, *own_key), compile_it)
+        plan.xpaths.put(own_key, found)
+    return found
 
 
 def _compile_tag_xpath(
