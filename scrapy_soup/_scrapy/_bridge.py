@@ -76,18 +76,9 @@ def fragment_of_tag(tag: Tag) -> Soup:
 def fragment_html(soup: Soup) -> str:
     """``str(soup)`` of a fragment soup, as exporters get it.
 
-    Written by the straight-from-lxml serializer (`contents_html`, ~2.3x
-    faster on the corpus' page bodies, tested equal to ``str()``) unless an
-    edit through the soup wrote what only the soup's own output knows about:
-    whitespace bs4 keeps verbatim, strings kept apart or of their own class
-    (an inserted ``CData`` or ``Doctype`` is plain text to lxml), hidden tags.
+    ``str()`` itself chooses the writer (`scrapy_soup._tree._write.fast_decode`):
+    straight from lxml unless an edit left what only the soup writes.
     """
-    from scrapy_soup.markup._fragment import contents_html
-
-    el = soup._el
-    doc = soup._doc
-    if soup._mode == "fragment" and el is not None and not doc._beside_lxml:
-        return contents_html(el)
     return str(soup)
 
 

@@ -37,6 +37,7 @@ from ._parse import (
     mode_for,
     replace_surrogate_references,
     utf8,
+    utf8_html_parser,
     xml_parser,
 )
 from ._parse_only import strain
@@ -393,7 +394,7 @@ class Soup(DocumentNode):
         """
         # One read of the bytes: libxml2's push parser (``feed``, ``close``)
         # took 5% longer for the same tree.
-        root = etree.fromstring(document, html_parser("utf-8"))
+        root = etree.fromstring(document, utf8_html_parser())
         self._keep_deep(root, document, b"", "utf-8")
         body = root.find("body")
         return body if body is not None else root

@@ -5,8 +5,8 @@ its presets), `links` (`absolutize_links`, `absolutize_element`), `text`
 (`to_text`) and `markdown` (`to_markdown`, with `_inline`); the
 package re-exports their names, as does ``scrapy_soup``.  The private ones
 hold the policy (`_policy`), URL parsing (`_url`), markup in and out
-(`_markup`, and `_fragment`, the fast serializer) and a document's top
-level (`_document`).  No Scrapy import here, and the imports go one way:
+(`_markup`: parsed as the soup parses, written by the soup's one writer,
+``scrapy_soup._tree._write``) and a document's top level (`_document`).  No Scrapy import here, and the imports go one way:
 this package reads ``scrapy_soup._tree``; the tree never imports it.
 """
 

@@ -25,8 +25,8 @@ from typing import Any, NamedTuple
 from lxml import etree
 
 from .._tree._attrs import NOT_XML
+from .._tree._write import needs_settling
 from ._characters import has_forbidden
-from ._fragment import needs_settling
 from ._markup import namespaced_names
 from ._url import _INVISIBLE, hidden_scheme, url_scheme
 

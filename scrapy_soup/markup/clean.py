@@ -26,6 +26,12 @@ from typing import Any, TypeVar
 
 from lxml import etree
 
+from .._tree._write import (
+    MULTI_VALUED,
+    contents_html,
+    contents_html_from_xml,
+    settle_attributes,
+)
 from ._attributes import clean_attributes, delete_attributes, value_ok
 from ._characters import (
     ENCODED_FORBIDDEN,
@@ -39,12 +45,6 @@ from ._document import (
     comment_ok,
     document_parts,
     remove,
-)
-from ._fragment import (
-    MULTI_VALUED,
-    contents_html,
-    contents_html_from_xml,
-    settle_attributes,
 )
 from ._markup import (
     CleanError,
