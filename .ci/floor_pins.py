@@ -2,9 +2,12 @@
 
 Every runtime dependency ``name>=X`` becomes ``name==X`` (``==5.0`` is 5.0.0),
 so the floors venv tests exactly what the package promises to work with.
-The extra pins are what those old releases need beside them: Scrapy 2.13
-declares ``Twisted>=21.7`` and was released against Twisted 24.11 (May 2025).
-Raising a floor means updating the matching extra pin here.
+The extra pins are what those old releases need beside them: Scrapy 2.13.4
+declares ``Twisted>=21.7.0,<=25.5.0``; the 2.13 series was released against
+Twisted 24.11 (May 2025), the lowest the floors venv takes. (Scrapy 2.13.0
+to 2.13.3 declare no upper bound, so plain pip pairs them with a Twisted
+they cannot import with: hence the 2.13.4 floor.) Raising a floor means
+updating the matching extra pin here.
 """
 
 from __future__ import annotations

@@ -215,10 +215,28 @@ class SoupRedisSpider(_redis_spider_base()):  # type: ignore[misc]
 
     name = "soup_redis"
     #: Start URLs taken from Redis at a time (default: CONCURRENT_REQUESTS):
-    #: small, so that every process gets some of them at once.
-    redis_batch_size = 2
+    #: one, so that the first process to look does not take them all.
+    redis_batch_size = 1
     #: A str field of HTML: the pipelines process it because it is named here.
     custom_settings = {"SOUP_HTML_FIELDS": ["summary"]}
+
+    @classmethod
+    def from_crawler(cls, crawler: Any, *args: Any, **kwargs: Any) -> Any:
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        crawler.signals.connect(
+            spider.restart_idle_clock, signal=scrapy.signals.spider_opened
+        )
+        return spider
+
+    def restart_idle_clock(self) -> None:
+        """Count idle time (``MAX_IDLE_TIME_BEFORE_CLOSE``) from the spider's start.
+
+        scrapy-redis 0.9.1 starts that clock when ``scrapy_redis.spiders`` is
+        imported (a class attribute): a process that takes longer than the
+        limit to open (a loaded machine) closes at its first idle moment,
+        before any start URL is pushed.
+        """
+        self.spider_idle_start_time = int(time.time())
 
     def make_request_from_data(self, data: bytes) -> scrapy.Request:
         # scrapy-redis's own version makes start requests dont_filter=True:

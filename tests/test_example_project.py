@@ -4,7 +4,8 @@ Every crawl runs in a subprocess exactly as a user runs it
 (``python -m example_project`` from the repository root, ``scrapy crawl``
 in ``example_project/``); the expectations below are written by hand from
 the bundled site's pages, not computed by scrapy_soup. The feed's HTML is
-read back with lxml, not with the soup under test.
+read back with lxml, not with the soup under test. On the repository's
+corpus of real pages (``-a start_url=``), bs4 is the oracle.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import subprocess
 import sys
 import urllib.error
 import urllib.request
+from collections import Counter
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -24,6 +26,9 @@ from urllib.parse import urlsplit
 import lxml.etree
 import lxml.html
 import pytest
+from bs4 import BeautifulSoup
+from conftest import corpus_pages
+from scrapy_helpers import Page, PageServer
 
 REPO_DIR = Path(__file__).resolve().parent.parent
 PROJECT_DIR = REPO_DIR / "example_project"
@@ -269,6 +274,114 @@ def test_main_job_pages_and_posts(main_job: tuple[str, list[dict[str, Any]]]) ->
     images = [i for i in items if i["type"] == "image"]
     assert {i["content_type"] for i in images} == {"image/png"}
     assert all(i["size"] > 60 for i in images)
+
+
+# -- a real site: -a start_url on the corpus pages ------------------------------
+#: Pages with a book's or a post's <article> and none of the parts the spider
+#: reads from them, and a malformed link: each part gives an empty field.
+BARE_PAGES = {
+    "/bare/book.html": '<article class="book"><a href="http://[oops/">?</a></article>',
+    "/bare/post.html": '<article class="post"><time>today</time></article>',
+}
+BARE_BOOK = {
+    "title": None,
+    "author": None,
+    "price": None,
+    "in_stock": False,
+    "rating": None,
+    "category": None,
+    "tags": [],
+    "isbn": None,
+    "pages": None,
+    "cover": None,
+    "summary": "",
+    "description": None,
+}
+BARE_POST = {"title": None, "author": None, "published": None, "words": 0, "body": None}
+HEADINGS = re.compile(r"^h[1-6]$")
+
+
+@pytest.fixture(scope="module")
+def real_pages_job(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> tuple[str, list[dict[str, Any]], dict[str, Path], PageServer]:
+    """``python -m example_project -a start_url=...`` on the corpus, served here.
+
+    The start page links every corpus page (and the bare pages);
+    ``max_pages`` stops the crawl there, as it stops it on a real site (the
+    corpus pages' own relative links would be 404s here).
+    """
+    corpus = {f"/corpus/{page.name}": page for page in corpus_pages()}
+    paths = [*corpus, *BARE_PAGES]
+    index = "".join(f'<li><a href="{path}">{path}</a>' for path in paths)
+    pages = {"/": Page(f"<ul>{index}</ul>".encode())}
+    pages |= {path: Page(html.encode()) for path, html in BARE_PAGES.items()}
+    feed = tmp_path_factory.mktemp("real") / "items.jsonl"
+    with PageServer(pages) as server:
+        command = [sys.executable, "-m", "example_project", "-o", str(feed)]
+        command += ["-a", f"start_url={server.url('/')}"]
+        command += ["-a", f"max_pages={1 + len(paths)}", "-L", "INFO"]
+        result = run(command, REPO_DIR)  # exit status 0: no error logged
+    return result.stdout + result.stderr, read_feed(feed), corpus, server
+
+
+def test_real_pages_crawl_without_errors(
+    real_pages_job: tuple[str, list[dict[str, Any]], dict[str, Path], PageServer],
+) -> None:
+    log, items, corpus, server = real_pages_job
+    for needle in ("Traceback", "ERROR", "Spider error", "spider_exceptions"):
+        assert needle not in log, log[-5000:]
+    assert "finish_reason finished" in log
+    # Every page asked for once (robots.txt: a 404), nothing else.
+    assert dict(server.hits) == {"/robots.txt": 1, "/": 1} | {
+        path: 1 for path in [*corpus, *BARE_PAGES]
+    }
+    # One item a page, the start page included.
+    paths = sorted(urlsplit(item["url"]).path for item in items)
+    assert paths == sorted(["/", *corpus, *BARE_PAGES])
+
+
+def test_real_pages_items_match_bs4(
+    real_pages_job: tuple[str, list[dict[str, Any]], dict[str, Path], PageServer],
+) -> None:
+    _, items, corpus, _ = real_pages_job
+    found = by_path(items)
+    for path, file in corpus.items():
+        item = found[path]
+        soup = BeautifulSoup(file.read_bytes(), "lxml", from_encoding="utf-8")
+        if soup.find("article", class_="book"):
+            assert item["type"] == "book", path
+        elif post := soup.find("article", class_="post"):
+            assert item["type"] == "post", path
+            heading = post.find(HEADINGS)
+            assert item["title"] == (
+                heading.get_text(" ", strip=True) if heading else None
+            ), path
+        else:
+            assert item["type"] == "page", path
+            assert item["title"] == (
+                soup.title.get_text(strip=True) if soup.title else None
+            ), path
+            assert item["headings"] == [
+                h.get_text(" ", strip=True) for h in soup.find_all(HEADINGS)
+            ], path
+            assert item["links"] == len(soup.find_all("a", href=True)), path
+            assert item["content"] is None or isinstance(item["content"], str), path
+    kinds = Counter(found[path]["type"] for path in corpus)
+    assert kinds["page"] > 60 and kinds["post"] >= 1, kinds
+
+
+def test_real_pages_missing_parts_give_empty_fields(
+    real_pages_job: tuple[str, list[dict[str, Any]], dict[str, Path], PageServer],
+) -> None:
+    _, items, _, _ = real_pages_job
+    found = by_path(items)
+    book = found["/bare/book.html"]
+    assert book["type"] == "book"
+    assert {k: book[k] for k in BARE_BOOK} == BARE_BOOK
+    post = found["/bare/post.html"]
+    assert post["type"] == "post"
+    assert {k: post[k] for k in BARE_POST} == BARE_POST
 
 
 # -- scrapy crawl / list / check in the project directory -------------------

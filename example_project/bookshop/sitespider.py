@@ -12,6 +12,7 @@ from .localsite import LocalSite, serve_site
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
+    from scrapy.http import TextResponse
     from typing_extensions import Self
 
 __all__ = ["SiteSpider", "is_loopback"]
@@ -71,7 +72,10 @@ class SiteSpider(scrapy.Spider):
 
     def on_site(self, url: str) -> bool:
         """Tell whether ``url`` is an http(s) URL on the start URL's host."""
-        parts = urlsplit(url)
+        try:
+            parts = urlsplit(url)
+        except ValueError:  # a malformed href on a real page ("http://[x")
+            return False
         return parts.scheme in ("http", "https") and parts.netloc == self.host
 
     def wants(self, url: str) -> bool:
@@ -80,13 +84,31 @@ class SiteSpider(scrapy.Spider):
         Scrapy's duplicate filter would drop repeated requests anyway; counting
         distinct URLs here is what makes ``max_pages`` count pages.
         """
+        if not self.on_site(url):
+            return False
         url = urldefrag(url)[0]
-        if not self.on_site(url) or url in self._wanted:
+        if url in self._wanted:
             return False
         if self.max_pages and len(self._wanted) >= self.max_pages:
             return False
         self._wanted.add(url)
         return True
+
+    def link_url(self, response: TextResponse, href: str) -> str | None:
+        """The absolute URL of a link of ``response``, as ``follow()`` resolves it.
+
+        ``response.urljoin`` honours the page's ``<base href>``; a malformed
+        href of a real page (``http://[oops``) gives None.
+        """
+        try:
+            return response.urljoin(href)
+        except ValueError:
+            return None
+
+    def wants_link(self, response: TextResponse, href: str) -> bool:
+        """`wants` for a link of ``response`` (False for a malformed one)."""
+        url = self.link_url(response, href)
+        return url is not None and self.wants(url)
 
     def closed(self, reason: str) -> None:
         if self.local_site is not None:

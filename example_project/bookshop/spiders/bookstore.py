@@ -16,7 +16,7 @@ from typing import Any
 import scrapy
 from scrapy.http import Response
 
-from scrapy_soup import SoupHtmlResponse, SoupXmlResponse
+from scrapy_soup import SoupHtmlResponse, SoupXmlResponse, Tag
 
 from ..items import BookItem, ImageItem, PageItem, PostItem
 from ..sitespider import SiteSpider
@@ -25,6 +25,16 @@ from ..sitespider import SiteSpider
 HEADINGS = re.compile(r"^h[1-6]$")
 #: Image URLs worth fetching: not the inline ``data:`` placeholders.
 FETCHABLE = re.compile(r"^(?!data:)", re.IGNORECASE)
+
+
+def text_of(tag: Tag | None, separator: str = "") -> str | None:
+    """The stripped text of ``tag``; None when the page has no such part."""
+    return tag.get_text(separator, strip=True) if tag is not None else None
+
+
+def whole_number(text: str | None) -> int | None:
+    """``"312"`` as 312; None for a missing or non-numeric value."""
+    return int(text) if text and text.isdecimal() else None
 
 
 class BookstoreSpider(SiteSpider):
@@ -62,12 +72,12 @@ class BookstoreSpider(SiteSpider):
             # rel is multi-valued (a list, as in bs4); get() gives None if absent.
             if "nofollow" in (a.get("rel") or []):
                 continue
-            # response.urljoin honours the page's <base href>, as follow() does.
-            if self.wants(response.urljoin(a["href"])):
+            # Resolved against the page's <base href>, as follow() does.
+            if self.wants_link(response, a["href"]):
                 yield response.follow(a, self.parse)
         # A regex on an attribute: skip the data: placeholders of lazy images.
         for img in soup.find_all("img", src=FETCHABLE):
-            if self.wants(response.urljoin(img["src"])):
+            if self.wants_link(response, img["src"]):
                 yield response.follow(img, self.parse_image)
 
     def parse_sitemap(self, response: SoupXmlResponse) -> Iterator[scrapy.Request]:
@@ -89,7 +99,10 @@ class BookstoreSpider(SiteSpider):
         )
 
     # -- items -------------------------------------------------------------
-    def book(self, response: SoupHtmlResponse, book: Any) -> BookItem:
+    # A real site's pages need not have every part a book or a post of the
+    # bundled site has: a missing part gives an empty field (None, [] or 0),
+    # as response.css(...).get() gives None, never an exception.
+    def book(self, response: SoupHtmlResponse, book: Tag) -> BookItem:
         soup = response.soup
         # The first <b> of a book page is its price; class is multi-valued,
         # so it reads as a list, as in bs4: ['price', 'in-stock'].
@@ -106,42 +119,44 @@ class BookstoreSpider(SiteSpider):
             if child.name is not None
         ]
         info = {
-            th.get_text(strip=True): th.find_next_sibling("td").get_text(strip=True)
+            th.get_text(strip=True): text_of(th.find_next_sibling("td"))
             for th in book.select("table.product-info th")
         }
         description = book.find("div", class_="description")
-        cover = description.img if description else None
+        cover = description.find("img", src=True) if description else None
         text = description.get_text(" ") if description else ""
         summary = " ".join(text.split())  # one line, whitespace collapsed
         crumbs = book.find_previous("ol", class_="breadcrumb")
+        levels = crumbs.find_all("li") if crumbs else []
         return BookItem(
             type="book",
             url=response.url,
-            title=book.h1.get_text(strip=True),
-            author=book.select_one(".author [itemprop=author]").get_text(strip=True),
-            price=price.get_text(strip=True),
-            in_stock="in-stock" in price["class"],
+            title=text_of(book.h1),
+            author=text_of(book.select_one(".author [itemprop=author]")),
+            price=text_of(price),
+            in_stock=price is not None and "in-stock" in (price.get("class") or []),
             rating=stars[0] if stars else None,
-            category=crumbs.find_all("li")[2].get_text(strip=True) if crumbs else None,
+            category=text_of(levels[2]) if len(levels) > 2 else None,
             tags=tags,
             isbn=info.get("ISBN"),
-            pages=int(info["Pages"]) if "Pages" in info else None,
-            cover=response.urljoin(cover["src"]) if cover else None,
+            pages=whole_number(info.get("Pages")),
+            cover=self.link_url(response, cover["src"]) if cover else None,
             summary=summary,
             # A Tag of the page: the pipelines copy it, make its links
             # absolute, clean it and export it as a str.
             description=description,
         )
 
-    def post(self, response: SoupHtmlResponse, post: Any) -> PostItem:
+    def post(self, response: SoupHtmlResponse, post: Tag) -> PostItem:
         body = post.find("div", class_="entry-content")
         when = post.find("time")
         return PostItem(
             type="post",
             url=response.url,
-            title=post.find(HEADINGS).get_text(" ", strip=True),
-            author=post.select_one(".meta .author").get_text(strip=True),
-            published=when["datetime"] if when else None,
+            title=text_of(post.find(HEADINGS), " "),
+            author=text_of(post.select_one(".meta .author")),
+            # get(): None when the <time> has no datetime attribute.
+            published=when.get("datetime") if when else None,
             words=len(body.get_text(" ", strip=True).split()) if body else 0,
             body=body,
         )
