@@ -119,6 +119,10 @@ def test_every_page_has_something_to_check() -> None:
         ("<p>x<b>.</b></p>", "x."),
         ("<p><em>a</em><em>b</em></p>", "*ab*"),
         ("<p><strong><em>both</em></strong></p>", "***both***"),
+        # Adjacent asterisks are one delimiter run: its flanking is decided
+        # by what is outside it (a symbol before ``***`` would not close).
+        ("<p><i>\u2302</i><b>Home</b></p>", "\u2302**Home**"),
+        ("<p><i>a</i><b>b</b></p>", "*a***b**"),
         ('<p>go<a href="/x"> here </a>now</p>', "go [here](https://example.com/x) now"),
         ('<p><a href="/x"></a></p>', "[](https://example.com/x)"),
         ('<p><a href="/a b(1)">x</a></p>', "[x](https://example.com/a%20b\\(1\\))"),

@@ -307,8 +307,11 @@ def _neighbour(tokens: list[object], i: int, step: int) -> str:
         if token is _BREAK:
             return ""
         if isinstance(token, _Mark):
-            if token.kept:
-                return "*"
+            # Kept or not, a mark is no neighbour: asterisks next to each
+            # other are one delimiter run in CommonMark, whose flanking is
+            # decided by the characters on either side of the whole run
+            # (``*⌂***Home**``: the run ``***`` follows a symbol).
+            pass
         elif isinstance(token, _LinkEdge):
             return token.text[0] if step > 0 else token.text[-1]
         elif isinstance(token, str) and token:
