@@ -20,9 +20,10 @@ The soup, `clean` and `absolutize_links` need lxml, cssselect and w3lib only.
 The Scrapy components (`Addon`, `SoupDownloaderMiddleware`,
 `SoupSpiderMiddleware`, `AbsoluteLinksPipeline`, `CleanHtmlPipeline`,
 `SoupHtmlResponse`, `SoupXmlResponse`, `soup_of`) are imported on first
-access (PEP 562), so ``import scrapy_soup`` does not import Scrapy. The
-README is the manual: settings, stats, and the differences from Beautiful
-Soup.
+access (PEP 562), so ``import scrapy_soup`` does not import Scrapy.
+``dir(scrapy_soup)`` lists the public names (``__all__``). The manual is the
+documentation in ``docs/``: getting started, migrating from Beautiful Soup,
+the API, settings and stats references.
 """
 
 from __future__ import annotations
@@ -173,8 +174,11 @@ __all__ = [
 
 
 def __dir__() -> list[str]:
-    # dir() and help() list the lazily imported Scrapy names too.
-    return sorted(set(globals()) | set(_SCRAPY_NAMES))
+    # The public names (the lazily imported Scrapy ones included) and the
+    # module's dunders; not what the module imports for itself (typing
+    # helpers, submodules).
+    dunders = (name for name in globals() if name[:2] == name[-2:] == "__")
+    return sorted({*__all__, *dunders})
 
 
 # Hidden from type checkers, which see the Scrapy names' imports above: a
