@@ -15,11 +15,13 @@ too) and parsed where the directive stands.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 import soup_tables
 from docutils import nodes
 from docutils.statemachine import StringList
 from sphinx.application import Sphinx
+from sphinx.domains.python import PythonDomain
 from sphinx.util.docutils import SphinxDirective
 
 import scrapy_soup
@@ -48,7 +50,7 @@ class ApiOthers(SphinxDirective):
     has_content = False
 
     def run(self) -> list[nodes.Node]:
-        documented = self.env.get_domain("py").objects
+        documented = cast(PythonDomain, self.env.get_domain("py")).objects
         lines: list[str] = []
         for name in sorted(scrapy_soup.__all__, key=str.lower):
             if f"scrapy_soup.{name}" in documented:
@@ -61,7 +63,7 @@ class ApiOthers(SphinxDirective):
             else:  # a constant: its type's docstring would say nothing of it
                 lines.append(f".. py:data:: scrapy_soup.{name}\n")
         if not lines:
-            return []
+            return _parsed(self, "None: every public name is in a section above.")
         # autodoc writes reStructuredText: MyST hands it on in an eval-rst block.
         return _parsed(self, "```{eval-rst}\n" + "\n".join(lines) + "```\n")
 

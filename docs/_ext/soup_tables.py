@@ -99,6 +99,16 @@ def _attribute_map(mapping: Mapping[str, Iterable[str]]) -> str:
     return "; ".join(parts)
 
 
+def _policy_value(field: str, value: object) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, Mapping):
+        return _attribute_map(value)
+    if value is None or isinstance(value, frozenset):
+        return _names(value, "every tag not removed")  # None: allowed_tags only
+    raise TypeError(f"CleanPolicy.{field}: no table form for {value!r}")
+
+
 def policies_markdown() -> str:
     """What each cleaning preset keeps: one column per `scrapy_soup.POLICIES` entry."""
     presets = dict(scrapy_soup.POLICIES)
@@ -113,19 +123,16 @@ def policies_markdown() -> str:
         ("data_image_urls", "`data:image/...` URLs kept in images"),
         ("keep_comments", "comments kept"),
     ]
+    first_name, first = next(iter(presets.items()))
     rows = []
     for field, meaning in fields:
         row = [f"{meaning} ({_code(field)})"]
         for policy in presets.values():
-            value = getattr(policy, field)
-            if isinstance(value, bool):
-                row.append("yes" if value else "no")
-            elif field == "allowed_tags":
-                row.append(_names(value, "every tag not removed"))
-            elif isinstance(value, Mapping):
-                row.append(_attribute_map(value))
-            else:
-                row.append(_names(value, "all"))
+            text = _policy_value(field, getattr(policy, field))
+            if policy is not first and len(text) > 40 and text == row[1]:
+                # A long list once: the other presets say they agree.
+                text = f"as {_code(json.dumps(first_name))}"
+            row.append(text)
         rows.append(row)
     header = ["", *(_code(json.dumps(name)) for name in presets)]
     return _table(header, rows)
