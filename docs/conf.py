@@ -42,6 +42,12 @@ myst_enable_extensions = ["colon_fence", "deflist"]
 # Headings get anchors, so [text](page.md#a-heading) links resolve.
 myst_heading_anchors = 3
 
+# A {setting}`...` or {stat}`...` link to a name the generated tables do not
+# have is an error (-W). Python types in signatures may name classes of other
+# packages (lxml, parsel, Scrapy), which have no pages here: not checked.
+nitpicky = True
+nitpick_ignore_regex = [("py:.*", ".*")]
+
 # Typed signatures, from the annotations (the package is mypy-strict).
 autodoc_typehints = "signature"
 autodoc_typehints_format = "short"

@@ -1,8 +1,10 @@
 """Sphinx directives that write the docs' reference tables from the code.
 
 - ``soup-settings``: every ``SOUP_*`` setting, from
-  ``scrapy_soup._scrapy._settings.SETTINGS`` (name, type, default, doc);
-- ``soup-stats``: every ``soup/...`` stat, from ``scrapy_soup._scrapy._stats.STATS``;
+  ``scrapy_soup._scrapy._settings.SETTINGS`` (name, type, default, doc), each
+  row a target of the ``setting`` role (``{setting}`SOUP_HTML_FIELDS```);
+- ``soup-stats``: every ``soup/...`` stat, from ``scrapy_soup._scrapy._stats.STATS``,
+  each row a target of the ``stat`` role;
 - ``soup-policies``: what each cleaning preset of ``scrapy_soup.POLICIES`` keeps;
 - ``soup-api-others``: autodoc for every name of ``scrapy_soup.__all__`` that
   the page has not documented above it, so a new public name is in the API
@@ -22,6 +24,7 @@ from docutils import nodes
 from docutils.statemachine import StringList
 from sphinx.application import Sphinx
 from sphinx.domains.python import PythonDomain
+from sphinx.domains.std import StandardDomain
 from sphinx.util.docutils import SphinxDirective
 
 import scrapy_soup
@@ -34,12 +37,29 @@ def _parsed(directive: SphinxDirective, markdown: str) -> list[nodes.Node]:
     return list(container.children)
 
 
-def _table_directive(write: Callable[[], str]) -> type[SphinxDirective]:
+def _table_directive(
+    write: Callable[[], str], objtype: str | None = None
+) -> type[SphinxDirective]:
     class TableDirective(SphinxDirective):
         has_content = False
 
         def run(self) -> list[nodes.Node]:
-            return _parsed(self, write())
+            parsed = _parsed(self, write())
+            if objtype is not None:
+                self._mark_rows(parsed, objtype)
+            return parsed
+
+        def _mark_rows(self, parsed: list[nodes.Node], objtype: str) -> None:
+            """Each row a link target: ``{setting}`SOUP_HTML_FIELDS``` finds it."""
+            std = cast(StandardDomain, self.env.get_domain("std"))
+            for node in parsed:
+                for row in node.findall(nodes.row):
+                    if isinstance(row.parent, nodes.thead):
+                        continue
+                    name = row[0].astext().strip()
+                    node_id = nodes.make_id(f"{objtype}-{name}")
+                    row["ids"].append(node_id)
+                    std.note_object(objtype, name, node_id, location=row)
 
     return TableDirective
 
@@ -69,8 +89,15 @@ class ApiOthers(SphinxDirective):
 
 
 def setup(app: Sphinx) -> dict[str, object]:
-    app.add_directive("soup-settings", _table_directive(soup_tables.settings_markdown))
-    app.add_directive("soup-stats", _table_directive(soup_tables.stats_markdown))
+    # Scrapy's own docs name these roles so: {setting}`SOUP_HTML_FIELDS`, {stat}`...`.
+    app.add_object_type("setting", "setting", "pair: %s; setting")
+    app.add_object_type("stat", "stat", "pair: %s; stat")
+    app.add_directive(
+        "soup-settings", _table_directive(soup_tables.settings_markdown, "setting")
+    )
+    app.add_directive(
+        "soup-stats", _table_directive(soup_tables.stats_markdown, "stat")
+    )
     app.add_directive("soup-policies", _table_directive(soup_tables.policies_markdown))
     app.add_directive("soup-api-others", ApiOthers)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
