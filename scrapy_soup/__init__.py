@@ -21,10 +21,11 @@ cssselect and w3lib only.
 The Scrapy components (`Addon`, `SoupDownloaderMiddleware`,
 `SoupSpiderMiddleware`, `AbsoluteLinksPipeline`, `CleanHtmlPipeline`,
 `SoupHtmlResponse`, `SoupXmlResponse`, `SoupResponse`, `soup_of`,
-`soup_response`) are imported on first
-access (PEP 562), so ``import scrapy_soup`` does not import Scrapy. The
-README is the manual: settings, stats, and the differences from Beautiful
-Soup.
+`soup_response`) are imported on first access (PEP 562), so
+``import scrapy_soup`` does not import Scrapy. ``dir(scrapy_soup)`` lists
+the public names (``__all__``). The manual is the documentation in
+``docs/``: getting started, migrating from Beautiful Soup, the API,
+settings and stats references.
 """
 
 from __future__ import annotations
@@ -189,8 +190,11 @@ __all__ = [
 
 
 def __dir__() -> list[str]:
-    # dir() and help() list the lazily imported Scrapy names too.
-    return sorted(set(globals()) | set(_SCRAPY_NAMES))
+    # The public names (the lazily imported Scrapy ones included) and the
+    # module's dunders; not what the module imports for itself (typing
+    # helpers, submodules).
+    dunders = (name for name in globals() if name[:2] == name[-2:] == "__")
+    return sorted({*__all__, *dunders})
 
 
 # Hidden from type checkers, which see the Scrapy names' imports above: a

@@ -48,6 +48,8 @@ from scrapy.http import (
 )
 from w3lib.url import safe_url_string
 
+from scrapy_soup._scrapy._stats import DOCUMENTS_TRUNCATED
+
 if TYPE_CHECKING:
     from parsel import Selector as ParselSelector
     from scrapy.selector import Selector
