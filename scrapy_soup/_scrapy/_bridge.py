@@ -16,6 +16,13 @@ from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
+from scrapy_soup._scrapy._stats import (
+    ATTRIBUTES_REMOVED,
+    COMMENTS_REMOVED,
+    ELEMENTS_REMOVED,
+    TAGS_UNWRAPPED,
+)
+
 if TYPE_CHECKING:
     from scrapy_soup._scrapy._config import Config
     from scrapy_soup._tree._soup import Soup
@@ -123,10 +130,10 @@ def clean(soup: Soup, policy: CleanPolicy) -> dict[str, int]:
 
     stats = clean_element(container_of(soup), policy)
     return {
-        "soup/elements_removed": stats.elements_removed,
-        "soup/tags_unwrapped": stats.tags_unwrapped,
-        "soup/attributes_removed": stats.attributes_removed,
-        "soup/comments_removed": stats.comments_removed,
+        ELEMENTS_REMOVED: stats.elements_removed,
+        TAGS_UNWRAPPED: stats.tags_unwrapped,
+        ATTRIBUTES_REMOVED: stats.attributes_removed,
+        COMMENTS_REMOVED: stats.comments_removed,
     }
 
 

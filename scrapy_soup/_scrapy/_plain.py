@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
 
+from scrapy_soup._scrapy._stats import FIELDS_FAILED
+
 if TYPE_CHECKING:
     from scrapy_soup._tree._soup import Soup
 
@@ -408,7 +410,7 @@ class FieldFailures:
     def report(self, path: FieldPath, exc: BaseException, instead: str) -> None:
         """Count and log one value at ``path`` that failed with ``exc``."""
         if self._stats is not None:
-            self._stats.inc_value("soup/fields_failed")
+            self._stats.inc_value(FIELDS_FAILED)
         shown = format_path(path)
         key = format_path(path, indexes=False)
         first = key not in self._logged

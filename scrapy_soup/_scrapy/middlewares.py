@@ -24,6 +24,7 @@ from scrapy_soup._scrapy._plain import (
     escape_text,
     html_field_names,
 )
+from scrapy_soup._scrapy._stats import RESPONSES_WRAPPED
 from scrapy_soup._scrapy.pipelines import early_stages
 from scrapy_soup._scrapy.responses import (
     SoupHtmlResponse,
@@ -163,7 +164,7 @@ class SoupDownloaderMiddleware:
             return response
         assert isinstance(response, TextResponse)
         if self._stats is not None:
-            self._stats.inc_value("soup/responses_wrapped")
+            self._stats.inc_value(RESPONSES_WRAPPED)
         wrapped = _wrap(response, cls)
         assert isinstance(wrapped, _SoupResponse)
         wrapped._soup_stats = self._stats

@@ -49,6 +49,7 @@ from scrapy_soup._scrapy._plain import (
     same_sequence,
     set_field,
 )
+from scrapy_soup._scrapy._stats import LINKS_ABSOLUTIZED
 
 if TYPE_CHECKING:
     from scrapy import Spider
@@ -402,7 +403,7 @@ class AbsoluteLinksPipeline(_HtmlFieldPipeline):
         if base_url is None:
             return {}
         count = absolutize(fragment, base_url, self._config.links_extra_attributes)
-        return {"soup/links_absolutized": count}
+        return {LINKS_ABSOLUTIZED: count}
 
 
 class CleanHtmlPipeline(_HtmlFieldPipeline):

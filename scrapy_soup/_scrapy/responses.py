@@ -30,6 +30,8 @@ from scrapy.http import (
 )
 from w3lib.url import safe_url_string
 
+from scrapy_soup._scrapy._stats import DOCUMENTS_TRUNCATED
+
 if TYPE_CHECKING:
     from scrapy.selector import Selector
     from scrapy.statscollectors import StatsCollector
@@ -237,7 +239,7 @@ def _count_truncated(response: TextResponse, soup: Soup, stats: StatsCollector) 
         warnings.simplefilter("ignore", TruncatedDocumentWarning)
         truncated = soup.truncated
     if truncated:
-        stats.inc_value("soup/documents_truncated")
+        stats.inc_value(DOCUMENTS_TRUNCATED)
         logger.warning(
             "The tree of %s stops at the parser's depth limit: what was nested "
             "deeper, and what came after it, is not in response.soup (nor in "
