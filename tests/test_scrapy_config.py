@@ -5,13 +5,15 @@ from __future__ import annotations
 from scrapy.settings import Settings
 
 from scrapy_soup._scrapy._config import DEFAULTS, Config
+from scrapy_soup.markup.clean import EPUB_POLICY, POLICIES
 
 
 def test_defaults_when_nothing_is_set() -> None:
     config = Config.from_settings(Settings())
     assert config == Config()
-    assert config.clean_policy == DEFAULTS["SOUP_CLEAN_POLICY"]
-    assert config.html_fields == tuple(DEFAULTS["SOUP_HTML_FIELDS"])
+    assert config.policy == POLICIES[str(DEFAULTS["SOUP_CLEAN_POLICY"])]
+    assert config.html_fields == ()
+    assert config.enabled is True
 
 
 def test_command_line_strings_are_parsed() -> None:
@@ -33,7 +35,7 @@ def test_command_line_strings_are_parsed() -> None:
     assert config.url_field is None
 
 
-def test_clean_options_are_collected_without_the_preset() -> None:
+def test_clean_settings_change_the_preset() -> None:
     settings = Settings(
         {
             "SOUP_CLEAN_POLICY": "epub",
@@ -43,5 +45,8 @@ def test_clean_options_are_collected_without_the_preset() -> None:
         }
     )
     config = Config.from_settings(settings)
-    assert config.clean_policy == "epub"
-    assert config.clean_options == {"SOUP_CLEAN_DROP_ATTRIBUTES": "align"}
+    assert config.policy == EPUB_POLICY
+    settings = Settings({"SOUP_CLEAN_POLICY": "epub", "SOUP_CLEAN_KEEP_COMMENTS": "1"})
+    assert Config.from_settings(settings).policy == EPUB_POLICY.replace(
+        keep_comments=True
+    )

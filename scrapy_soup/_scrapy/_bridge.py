@@ -24,7 +24,6 @@ from scrapy_soup._scrapy._stats import (
 )
 
 if TYPE_CHECKING:
-    from scrapy_soup._scrapy._config import Config
     from scrapy_soup._tree._soup import Soup
     from scrapy_soup._tree._tag import Tag
     from scrapy_soup.markup.clean import CleanPolicy
@@ -37,7 +36,6 @@ __all__ = [
     "fragment_html",
     "fragment_of_markup",
     "fragment_of_tag",
-    "policy_from_config",
 ]
 
 
@@ -110,18 +108,6 @@ def absolutize(soup: Soup, base_url: str, extra_attributes: tuple[str, ...]) -> 
     return absolutize_element(
         container_of(soup), base_url, extra_attrs=extra_attributes
     )
-
-
-def policy_from_config(config: Config) -> CleanPolicy:
-    """Build the cleaning policy: the ``SOUP_CLEAN_POLICY`` preset (or a
-    ``CleanPolicy``) changed by the other ``SOUP_CLEAN_*`` settings.
-
-    Raises ValueError for an unknown preset or ``SOUP_CLEAN_*`` name, so that
-    a typo stops the crawl at start instead of cleaning with the wrong policy.
-    """
-    from scrapy_soup.markup.clean import CleanPolicy
-
-    return CleanPolicy.from_dict(config.clean_options, base=config.clean_policy)
 
 
 def clean(soup: Soup, policy: CleanPolicy) -> dict[str, int]:
