@@ -119,14 +119,26 @@ def test_the_setup_is_right(project: Path, server: PageServer) -> None:
     ]
 
 
-@pytest.mark.parametrize(
-    ("setting", "suggestion"),
-    [
-        ("SOUP_HTML_FEILDS=content", "SOUP_HTML_FIELDS"),
-        ("SOUP_CLEAN_POLCY=strict", "SOUP_CLEAN_POLICY"),
-        ("SOUP_ENABLD=0", "SOUP_ENABLED"),
-    ],
-)
+#: A misspelt name, and the known one it is taken for.
+MISSPELT = {
+    "SOUP_HTML_FEILDS=content": "SOUP_HTML_FIELDS",
+    "SOUP_CLEAN_POLCY=strict": "SOUP_CLEAN_POLICY",
+    "SOUP_ENABLD=0": "SOUP_ENABLED",
+}
+
+#: A wrong value, and what its error says is expected.
+WRONG = {
+    "SOUP_CLEAN_ALLOW_RELATIVE_URLS=nope": "expected bool",
+    'SOUP_LINKS_EXTRA_ATTRIBUTES={"a":1}': "expected list of str",
+    'SOUP_CLEAN_ALLOWED_ATTRIBUTES={"a":1}': "expected dict of str to list",
+    'SOUP_HTML_FIELDS=["content", 2]': "2 is not a string",
+    "SOUP_HTML_FIELDS=[content": "not valid JSON",
+    "SOUP_CLEAN_POLICY=strct": 'expected "safe", "strict", "epub"',
+    "SOUP_ENABLED=nope": "expected bool",
+}
+
+
+@pytest.mark.parametrize(("setting", "suggestion"), MISSPELT.items())
 def test_an_unknown_setting_is_warned_with_the_closest_name(
     project: Path, server: PageServer, setting: str, suggestion: str
 ) -> None:
@@ -143,18 +155,7 @@ def test_an_unknown_setting_is_warned_with_the_closest_name(
     assert len(crawl.items) == 1
 
 
-@pytest.mark.parametrize(
-    ("setting", "expected"),
-    [
-        ("SOUP_CLEAN_ALLOW_RELATIVE_URLS=nope", "expected bool"),
-        ('SOUP_LINKS_EXTRA_ATTRIBUTES={"a":1}', "expected list of str"),
-        ('SOUP_CLEAN_ALLOWED_ATTRIBUTES={"a":1}', "expected dict of str to list"),
-        ('SOUP_HTML_FIELDS=["content", 2]', "2 is not a string"),
-        ("SOUP_HTML_FIELDS=[content", "not valid JSON"),
-        ("SOUP_CLEAN_POLICY=strct", 'expected "safe", "strict", "epub"'),
-        ("SOUP_ENABLED=nope", "expected bool"),
-    ],
-)
+@pytest.mark.parametrize(("setting", "expected"), WRONG.items())
 def test_a_wrong_value_stops_the_crawl_with_one_error_line(
     project: Path, server: PageServer, setting: str, expected: str
 ) -> None:
