@@ -67,6 +67,7 @@ class SettingsError(ValueError):
         )
         self.name = name
         self.value = value
+        self.why = why
 
 
 def _bool(name: str, value: object) -> bool:
@@ -75,7 +76,7 @@ def _bool(name: str, value: object) -> bool:
         return True
     if value in ("False", "false"):
         return False
-    if isinstance(value, (bool, int, str)):
+    if isinstance(value, (bool, int, float, str)):
         try:
             return bool(int(value))
         except ValueError:
@@ -94,7 +95,7 @@ def _strings(name: str, value: object, items: object) -> tuple[str, ...]:
 
 def _json(name: str, value: str) -> object:
     try:
-        return json.loads(value)
+        return json.loads(value.strip())
     except ValueError as exc:
         raise SettingsError(name, value, f"not valid JSON: {exc}") from None
 
@@ -104,7 +105,7 @@ def _str_list(name: str, value: object) -> tuple[str, ...]:
     if isinstance(value, str):
         text = value.strip()
         if text.startswith(("[", "{")):
-            return _strings(name, value, _json(name, text))
+            return _strings(name, value, _json(name, value))
         return _strings(name, value, text.split(","))
     return _strings(name, value, value)
 
@@ -125,17 +126,17 @@ def _attribute_map(name: str, value: object) -> dict[str, tuple[str, ...]]:
     # what CleanPolicy takes besides: a list of names, meaning {"*": names}.
     given = value
     if isinstance(value, str) and value.strip().startswith("{"):
-        given = _json(name, value.strip())
+        given = _json(name, value)
     if isinstance(given, Mapping):
         out: dict[str, tuple[str, ...]] = {}
         for tag, attrs in given.items():
             if not isinstance(tag, str):
                 raise SettingsError(name, value, f"key {tag!r} is not a string")
-            if not isinstance(attrs, (str, list, tuple, set, frozenset)):
-                raise SettingsError(
-                    name, value, f"{tag!r}: {attrs!r} is not a list of names"
-                )
-            out[tag] = _names(name, attrs)
+            try:
+                out[tag] = _names(name, attrs)
+            except SettingsError as exc:
+                why = f"{tag!r}: {exc.why or f'{attrs!r} is not a list of names'}"
+                raise SettingsError(name, value, why) from None
         return out
     return {"*": _names(name, value)}
 
