@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import difflib
 import logging
-import re
 import weakref
 from typing import TYPE_CHECKING, Any
 
@@ -49,10 +48,7 @@ INVALID_SETTINGS_REASON = "soup_invalid_settings"
 
 #: Scrapy >= 2.18 closes a spider that a ``spider_opened`` handler asks to
 #: close (CloseSpider) before its start requests run.
-_CLOSE_AT_OPEN = tuple(int(p) for p in re.findall(r"\d+", scrapy.__version__)[:2]) >= (
-    2,
-    18,
-)
+_CLOSE_AT_OPEN = scrapy.version_info >= (2, 18)
 
 #: crawler -> its Config, or the error its settings gave
 _CHECKED: weakref.WeakKeyDictionary[Crawler, Config | SettingsError] = (
@@ -117,8 +113,15 @@ def _close_at_open(crawler: Crawler) -> None:
         from twisted.internet import reactor
 
         def close() -> None:
-            assert crawler.engine is not None and crawler.spider is not None
-            crawler.engine.close_spider(crawler.spider, INVALID_SETTINGS_REASON)
+            engine: Any = crawler.engine
+            if hasattr(engine, "close_spider_async"):  # 2.14 to 2.17
+                from scrapy.utils.defer import deferred_from_coro
+
+                deferred_from_coro(
+                    engine.close_spider_async(reason=INVALID_SETTINGS_REASON)
+                )
+            else:  # 2.13
+                engine.close_spider(crawler.spider, INVALID_SETTINGS_REASON)
 
         scheduler: Any = reactor  # the installed reactor (typed as a module)
         scheduler.callLater(0, close)
