@@ -155,3 +155,23 @@ def test_attribute_maps_and_tags_in_every_form() -> None:
     assert policy(SOUP_CLEAN_ALLOWED_TAGS="p a").allowed_tags == {"p", "a"}
     assert policy(SOUP_CLEAN_POLICY=" Strict ") == STRICT_POLICY
     assert policy(SOUP_CLEAN_POLICY=EPUB_POLICY) == EPUB_POLICY
+
+
+def test_a_disabled_crawler_is_not_checked(caplog: pytest.LogCaptureFixture) -> None:
+    """SOUP_ENABLED=False: no component, no log line, whatever else is set."""
+    from scrapy.exceptions import NotConfigured
+    from scrapy_helpers import make_crawler
+
+    from scrapy_soup._scrapy._checks import crawler_config
+
+    settings = {"SOUP_ENABLED": False, "SOUP_HTML_FIELDS": 5, "SOUP_HTML_FEILDS": 1}
+    crawler = make_crawler(settings=settings)
+    with caplog.at_level("DEBUG"), pytest.raises(NotConfigured) as info:
+        crawler_config(crawler)
+    assert info.value.args == ()
+    assert [r for r in caplog.records if r.name.startswith("scrapy_soup")] == []
+    settings["SOUP_ENABLED"] = True
+    with caplog.at_level("DEBUG"), pytest.raises(NotConfigured):
+        crawler_config(make_crawler(settings=settings))
+    ours = [r for r in caplog.records if r.name.startswith("scrapy_soup")]
+    assert [r.levelname for r in ours] == ["WARNING", "ERROR"]

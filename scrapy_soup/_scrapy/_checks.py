@@ -32,7 +32,7 @@ from scrapy.exceptions import CloseSpider, NotConfigured
 from scrapy.utils.conf import build_component_list
 from scrapy.utils.misc import load_object
 
-from scrapy_soup._scrapy._config import Config, SettingsError
+from scrapy_soup._scrapy._config import Config, SettingsError, parse_setting
 from scrapy_soup._scrapy._settings import SETTINGS_BY_NAME
 
 if TYPE_CHECKING:
@@ -75,15 +75,17 @@ def crawler_config(crawler: Crawler) -> Config:
 def _check(crawler: Crawler) -> Config | SettingsError:
     settings = crawler.settings
     try:
+        if parse_setting("SOUP_ENABLED", settings.get("SOUP_ENABLED")) is False:
+            # Off: the other settings are not this spider's concern.
+            return Config(enabled=False)
         config = Config.from_settings(settings)
     except SettingsError as exc:
         _warn_unknown(settings)
         logger.error("%s", exc)
         _close_at_open(crawler)
         return exc
-    if config.enabled:
-        _warn_unknown(settings)
-        _check_setup(settings)
+    _warn_unknown(settings)
+    _check_setup(settings)
     return config
 
 
