@@ -112,7 +112,7 @@ def _close_at_open(crawler: Crawler) -> None:
     def close_when_started() -> None:
         # Scrapy < 2.18: the engine can be closed once it runs, on the next
         # turn of the reactor (the start requests are not downloaded yet).
-        from twisted.internet import reactor
+        from scrapy.utils.reactor import CallLaterOnce
 
         def close() -> None:
             engine: Any = crawler.engine
@@ -125,8 +125,7 @@ def _close_at_open(crawler: Crawler) -> None:
             else:  # 2.13
                 engine.close_spider(crawler.spider, INVALID_SETTINGS_REASON)
 
-        scheduler: Any = reactor  # the installed reactor (typed as a module)
-        scheduler.callLater(0, close)
+        CallLaterOnce(close).schedule()
 
     if _CLOSE_AT_OPEN:
         crawler.signals.connect(close_at_open, signals.spider_opened, weak=False)
