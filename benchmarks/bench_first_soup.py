@@ -39,8 +39,7 @@ def fresh_response(body: bytes) -> Any:
     """A response as the middleware hands it to a callback (nothing parsed yet)."""
     from scrapy.http import HtmlResponse, Request
 
-    from scrapy_soup._scrapy.middlewares import _wrap
-    from scrapy_soup._scrapy.responses import SoupHtmlResponse
+    from scrapy_soup._scrapy.responses import hand_on
 
     plain = HtmlResponse(
         URL,
@@ -48,7 +47,7 @@ def fresh_response(body: bytes) -> Any:
         headers={"Content-Type": "text/html; charset=utf-8"},
         request=Request(URL),
     )
-    return _wrap(plain, SoupHtmlResponse)
+    return hand_on(plain, None, sniff_html=False)
 
 
 def time_page(body: bytes, rounds: int) -> tuple[float, float]:

@@ -16,10 +16,12 @@ The soup also works on its own, like bs4:
 >>> soup.a["href"], soup.p.get_text()
 ('/x', 'Hi there')
 
-The soup, `clean` and `absolutize_links` need lxml, cssselect and w3lib only.
+The soup, `clean`, `absolutize_links`, `to_text` and `to_markdown` need lxml,
+cssselect and w3lib only.
 The Scrapy components (`Addon`, `SoupDownloaderMiddleware`,
 `SoupSpiderMiddleware`, `AbsoluteLinksPipeline`, `CleanHtmlPipeline`,
-`SoupHtmlResponse`, `SoupXmlResponse`, `soup_of`) are imported on first
+`SoupHtmlResponse`, `SoupXmlResponse`, `SoupResponse`, `soup_of`,
+`soup_response`) are imported on first
 access (PEP 562), so ``import scrapy_soup`` does not import Scrapy. The
 README is the manual: settings, stats, and the differences from Beautiful
 Soup.
@@ -92,13 +94,21 @@ from .markup import (
     clean,
     clean_element,
     get_policy,
+    to_markdown,
+    to_text,
 )
 
 if TYPE_CHECKING:
     from ._scrapy.addon import Addon
     from ._scrapy.middlewares import SoupDownloaderMiddleware, SoupSpiderMiddleware
     from ._scrapy.pipelines import AbsoluteLinksPipeline, CleanHtmlPipeline
-    from ._scrapy.responses import SoupHtmlResponse, SoupXmlResponse, soup_of
+    from ._scrapy.responses import (
+        SoupHtmlResponse,
+        SoupResponse,
+        SoupXmlResponse,
+        soup_of,
+        soup_response,
+    )
 
 #: Scrapy components, imported on first access so the core stays Scrapy-free.
 _SCRAPY_NAMES = {
@@ -107,9 +117,11 @@ _SCRAPY_NAMES = {
     "CleanHtmlPipeline": "scrapy_soup._scrapy.pipelines",
     "SoupDownloaderMiddleware": "scrapy_soup._scrapy.middlewares",
     "SoupHtmlResponse": "scrapy_soup._scrapy.responses",
+    "SoupResponse": "scrapy_soup._scrapy.responses",
     "SoupSpiderMiddleware": "scrapy_soup._scrapy.middlewares",
     "SoupXmlResponse": "scrapy_soup._scrapy.responses",
     "soup_of": "scrapy_soup._scrapy.responses",
+    "soup_response": "scrapy_soup._scrapy.responses",
 }
 
 __all__ = [
@@ -152,6 +164,7 @@ __all__ = [
     "Soup",
     "SoupDownloaderMiddleware",
     "SoupHtmlResponse",
+    "SoupResponse",
     "SoupSpiderMiddleware",
     "SoupStrainer",
     "SoupXmlResponse",
@@ -169,6 +182,9 @@ __all__ = [
     "clean_element",
     "get_policy",
     "soup_of",
+    "soup_response",
+    "to_markdown",
+    "to_text",
 ]
 
 

@@ -300,7 +300,7 @@ class PluginTextResponse(TextResponse):
 class PluginResponseMiddleware:
     """Replace each HTML response by a ``PluginTextResponse`` (order 50: its
     ``process_response`` runs before SoupDownloaderMiddleware's, which then
-    leaves the subclass alone)."""
+    hands it on as its soup subclass)."""
 
     def process_response(self, request: Any, response: Any, spider: Any = None) -> Any:
         if isinstance(response, HtmlResponse):
@@ -319,14 +319,22 @@ class FollowTagsSpider(scrapy.Spider):
 
     def parse(self, response: Any) -> Iterator[Any]:
         soup = response.soup
-        yield {"url": response.url, "type": type(response).__name__}
+        yield {
+            "url": response.url,
+            "type": type(response).__name__,
+            "plugin": isinstance(response, PluginTextResponse),
+        }
         yield response.follow(soup.find("a"), callback=self.parse_linked)
         # <article> has no URL: skipped, as a SelectorList skips it.
         tags = soup.select("article, a, img")
         yield from response.follow_all(tags, callback=self.parse_linked)
 
     def parse_linked(self, response: Any) -> Iterator[Any]:
-        yield {"url": response.url, "type": type(response).__name__}
+        yield {
+            "url": response.url,
+            "type": type(response).__name__,
+            "plugin": isinstance(response, PluginTextResponse),
+        }
 
 
 class BadTagSpider(scrapy.Spider):

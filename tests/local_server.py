@@ -41,6 +41,8 @@ NOT_FOUND = Reply(
 class LocalServer:
     """Serve ``respond(path)`` on 127.0.0.1:0 (``path`` is the request target).
 
+    A POST is answered by ``respond_post(path, body)`` (404 without one).
+
     ``hits`` counts requests per path (query string left out) and
     ``requests`` lists every request target in order, across all the
     processes that fetch from it. ``with LocalServer(...) as server`` serves
@@ -48,8 +50,15 @@ class LocalServer:
     ``nodelay`` sets TCP_NODELAY on the connections (see the handler).
     """
 
-    def __init__(self, respond: Callable[[str], Reply], nodelay: bool = False) -> None:
+    def __init__(
+        self,
+        respond: Callable[[str], Reply],
+        nodelay: bool = False,
+        respond_post: Callable[[str, bytes], Reply] | None = None,
+    ) -> None:
         self.respond = respond
+        #: Answers a POST (target, body): fake JSON APIs (Splash, Zyte API).
+        self.respond_post = respond_post
         self.hits: Counter[str] = Counter()
         self.requests: list[str] = []
         self._lock = threading.Lock()
@@ -64,10 +73,19 @@ class LocalServer:
             disable_nagle_algorithm = nodelay
 
             def do_GET(self) -> None:
+                self._reply(server.respond(self.path))
+
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                if server.respond_post is None:
+                    self._reply(NOT_FOUND)
+                else:
+                    self._reply(server.respond_post(self.path, body))
+
+            def _reply(self, reply: Reply) -> None:
                 with server._lock:
                     server.requests.append(self.path)
                     server.hits[self.path.split("?", 1)[0]] += 1
-                reply = server.respond(self.path)
                 self.send_response(reply.status)
                 for name, value in reply.headers:
                     self.send_header(name, value)

@@ -304,7 +304,7 @@ class ProbeSpider(scrapy.Spider):
     def parse(self, response: Any) -> Any:
         from scrapy.exceptions import NotSupported
 
-        from scrapy_soup._scrapy import SoupHtmlResponse, SoupXmlResponse, soup_of
+        from scrapy_soup._scrapy import SoupResponse, soup_of
 
         probe: dict[str, Any] = {
             # The URL asked for, before any redirect.
@@ -312,9 +312,10 @@ class ProbeSpider(scrapy.Spider):
             "response_url": response.url,
             "cls": type(response).__name__,
             "flags": response.flags,
-            # Replaced by the middleware (every Response has a .soup attribute
-            # once the middleware is built: that tells nothing).
-            "wrapped": isinstance(response, (SoupHtmlResponse, SoupXmlResponse)),
+            # Handed on with a soup by the middleware.
+            "wrapped": isinstance(response, SoupResponse),
+            # Only those have one: Scrapy's classes are left as they are.
+            "has_soup": hasattr(type(response), "soup"),
             "cached": "cached" in response.flags,
         }
         if not self.use_soup:
@@ -324,18 +325,13 @@ class ProbeSpider(scrapy.Spider):
             soup = soup_of(response)
         except NotSupported as exc:
             probe["soup_of_error"] = f"{type(exc).__name__}: {exc}"
-            # .soup must fail the same way (never an AttributeError).
-            try:
-                probe["soup_type"] = type(response.soup).__name__
-            except Exception as soup_exc:
-                probe["soup_error"] = f"{type(soup_exc).__name__}: {soup_exc}"
             yield probe
             return
         probe["is_xml"] = soup.is_xml
         probe["base_url"] = soup.base_url
-        # Without the downloader middleware Response has no .soup at all.
+        # Without the downloader middleware a response has no .soup at all.
         probe["same_soup"] = (
-            hasattr(type(response), "soup")
+            isinstance(response, SoupResponse)
             and soup is response.soup
             and soup is soup_of(response)
         )

@@ -11,13 +11,14 @@ from typing import Any
 
 import pytest
 from bs4 import BeautifulSoup, Comment
-from clean_oracle import html5lib_trees
+from clean_oracle import find_active, html5lib_trees
 from conftest import corpus_pages, corpus_params
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree, html
 
 from scrapy_soup import absolutize_links
+from scrapy_soup.markup._policy import _cleaner
 from scrapy_soup.markup.clean import (
     EPUB_POLICY,
     POLICIES,
@@ -137,6 +138,26 @@ def assert_safe(output: str, strict: bool = True) -> None:
                 problems += _problems(tag.name, tag.attrs, strict)
         if soup.find(string=lambda s: isinstance(s, Comment)):
             problems.append(f"comment ({builder})")
+    assert not problems, (output, problems)
+
+
+_ELEMENT_PROBLEM = re.compile(r"element (?:\{[^}]*\})?([^\s{}]+)\Z")
+
+
+def assert_no_script(output: str, policy: Any = None) -> None:
+    """`clean_oracle.find_active` finds nothing but elements *policy* keeps.
+
+    For policies that keep every tag (``"*"``), or name one the presets
+    never keep: such an element is what the user asked for; an event
+    handler, a script URL, CSS that runs script or an element the policy
+    does not keep is never.
+    """
+    compiled = _cleaner(get_policy(policy))
+    problems = []
+    for problem in find_active(output):
+        found = _ELEMENT_PROBLEM.search(problem)
+        if found is None or compiled.tag_action(found.group(1)) > 0:
+            problems.append(problem)
     assert not problems, (output, problems)
 
 
@@ -485,7 +506,8 @@ def test_xml_tree_with_namespaces() -> None:
 # -- properties --------------------------------------------------------------------
 _TAGS = ["p", "a", "b", "div", "span", "table", "tr", "td", "li", "ul", "script", "style",
          "svg", "math", "font", "x-y", "form", "select", "option", "textarea", "iframe",
-         "noscript", "h1", "pre", "template", "title", "img", "br", "object"]  # fmt: skip
+         "noscript", "h1", "pre", "template", "title", "img", "br", "object",
+         "xmp", "plaintext", "noembed", "noframes"]  # fmt: skip
 _ATTRS = ["href", "src", "onclick", "style", "class", "srcset", "title", "xlink:href",
           "srcdoc", "formaction", "align"]  # fmt: skip
 _VALUES = ["x", "javascript:alert(1)", "jav&#x09;ascript:x", "/a b", "#f", "a.png 1x, b 2x",
@@ -515,7 +537,15 @@ def _markup(draw: st.DrawFn) -> str:
             parts.append(
                 draw(
                     st.sampled_from(
-                        ["<!-- c -->", "<!--x", "&amp;", "&lt;", "<", ">", "\n"]
+                        [
+                            *"<>\n\x1d\x0c\x85",
+                            "<!-- c -->",
+                            "<!--x",
+                            "&amp;",
+                            "&lt;",
+                            "&amp;lt;",
+                            "&#29;",
+                        ]
                     )
                 )
             )
@@ -537,6 +567,51 @@ def test_idempotent_and_safe_for_every_preset(markup: str, preset: str) -> None:
     once = clean(markup, preset)
     assert clean(once, preset) == once
     assert_safe(once)
+
+
+#: Policies keeping every tag (``"*"``): the elements whose content the HTML
+#: parser reads as raw text or RCDATA are kept (or kept empty) too.
+WILDCARD_POLICIES = {
+    "*": CleanPolicy(allowed_tags="*"),
+    "* and nothing removed": CleanPolicy(allowed_tags="*", remove_tags=()),
+    "* and every attribute": CleanPolicy(
+        allowed_tags="*", remove_tags=(), allowed_attributes={"*": ["*"]}
+    ),
+}
+#: Elements a browser parses other than as markup (raw text, RCDATA, or
+#: markup only without scripting), and contents that change meaning if
+#: read again differently.
+RAW_TEXT_FAMILY = ["xmp", "plaintext", "noembed", "noframes", "iframe", "noscript",
+                   "textarea", "title", "style", "script"]  # fmt: skip
+RAW_TEXT_CONTENTS = ["a&lt;b", "a&amp;lt;b", "<b>x</b>", "&lt;/xmp&gt;x", "a\x1db",
+                     "</p><img src=x onerror=alert(1)>", "&lt;script&gt;alert(1)"]  # fmt: skip
+
+
+@pytest.mark.parametrize("tag", RAW_TEXT_FAMILY)
+@pytest.mark.parametrize(
+    "policy",
+    [None, "safe", "strict", "epub", *WILDCARD_POLICIES],
+    ids=str,
+)
+def test_raw_text_elements_are_idempotent(tag: str, policy: str | None) -> None:
+    chosen: Any = WILDCARD_POLICIES.get(policy or "", policy)
+    # Also the tag named, with the policies that remove it otherwise.
+    named = CleanPolicy(allowed_tags=[*SAFE_TAGS, tag], remove_tags=())
+    for used in (chosen, named):
+        for content in RAW_TEXT_CONTENTS:
+            for markup in (f"<{tag}>{content}</{tag}>after", f"<p><{tag}>{content}"):
+                once = clean(markup, used)
+                assert clean(once, used) == once, (markup, once)
+                # Nothing that runs script (the elements kept are the policy's).
+                assert_no_script(once, used)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_markup(), st.sampled_from(sorted(WILDCARD_POLICIES)))
+def test_idempotent_for_every_tag_allowed(markup: str, name: str) -> None:
+    once = clean(markup, WILDCARD_POLICIES[name])
+    assert clean(once, WILDCARD_POLICIES[name]) == once
+    assert_no_script(once, WILDCARD_POLICIES[name])
 
 
 @settings(max_examples=300, deadline=None)

@@ -1,4 +1,4 @@
-"""Tests for scrapy_soup.markup._fragment: the string path's serializer.
+"""Tests for scrapy_soup._tree._write: the string path's serializer.
 
 It must write exactly what ``str()`` of a fragment soup writes (the soup's
 renderer, bs4's ``decode``), on real pages and on generated markup.
@@ -17,7 +17,7 @@ from lxml import etree
 
 from scrapy_soup import Soup
 from scrapy_soup._tree import _attrs, _tables
-from scrapy_soup.markup._fragment import (
+from scrapy_soup._tree._write import (
     CDATA_LIST_ATTRIBUTES,
     PRESERVE_WHITESPACE_TAGS,
     VOID_ELEMENTS,

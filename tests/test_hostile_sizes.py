@@ -163,9 +163,11 @@ def _same_as_bs4(markup: str, written: str) -> Soup:
     return soup
 
 
-@pytest.mark.parametrize("size", [5, 100, 1_000])
-def test_one_entity_used_10_000_times_keeps_all_its_text(size: str) -> None:
-    value = ("entity text " * 100)[: int(size)]
+@pytest.mark.parametrize("size", [5, 15])
+def test_one_entity_used_10_000_times_keeps_all_its_text(size: int) -> None:
+    # 150,000 characters of entity text from a 40 KB document: within five
+    # times its size (`test_entity_text_is_bounded_by_the_document_size`).
+    value = ("entity text " * 100)[:size]
     markup, written = _with_entity(value, "&e; " * 10_000 + "<end>the end</end>")
     soup = _same_as_bs4(markup, written)
     assert soup.get_text().count(value) == 10_000
@@ -186,9 +188,10 @@ def test_entities_of_text_are_read_in_the_encoding_it_was_parsed_in() -> None:
     # pre-pass read the DTD as euc-jp ("\u00e9" became "\u8fbf").
     declaration = '<?xml version="1.0" encoding="euc-jp"?>'
     body = "<p>&e;</p>" * 20_000
-    markup = f'{declaration}<!DOCTYPE r [<!ENTITY e "\u00e9{"x" * 100}">]><r>{body}</r>'
+    # (Within the entity budget: 620 K characters from 200 KB.)
+    markup = f'{declaration}<!DOCTYPE r [<!ENTITY e "\u00e9{"x" * 30}">]><r>{body}</r>'
     texts = {p.get_text() for p in Soup(markup, "xml").find_all("p")}
-    assert texts == {"\u00e9" + "x" * 100}
+    assert texts == {"\u00e9" + "x" * 30}
 
 
 def test_entity_references_stay_as_written_in_comments_cdata_and_pis() -> None:
@@ -225,15 +228,94 @@ def test_entities_using_entities_and_character_references() -> None:
 )
 def test_entity_blow_ups_are_refused_and_said(declarations: str) -> None:
     from scrapy_soup import TruncatedDocumentWarning
-    from scrapy_soup._tree._xml_entities import ENTITY_BUDGET
+    from scrapy_soup._tree._xml_entities import ENTITY_AMPLIFICATION
 
     markup = f"<!DOCTYPE r [{declarations}]><r>" + "&e;" * 100 + "<z>after</z></r>"
     with pytest.warns(TruncatedDocumentWarning, match="entit"):
         soup = Soup(markup, "xml")
     assert soup.truncated
-    assert len(soup.get_text()) <= ENTITY_BUDGET + 10
+    assert len(soup.get_text()) <= ENTITY_AMPLIFICATION * len(markup) + 10
     assert soup.get_text().endswith("after")
     assert "lollol" not in soup.get_text()
+
+
+def _entity_document(value: str, uses: int) -> str:
+    return (
+        f'<?xml version="1.0"?><!DOCTYPE r [<!ENTITY e "{value}">]>'
+        f"<r><a>{'&e;' * uses}</a><z>after</z></r>"
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "uses"),
+    [
+        ("x" * 1_000, 1_000),  # one big entity: 4 KB of document, 1 MB of text
+        ("x" * 100, 10_000),  # the same, used more: 40 KB, 1 MB
+    ],
+    ids=["4KB-1MB", "40KB-1MB"],
+)
+def test_entity_text_is_bounded_by_the_document_size(value: str, uses: int) -> None:
+    from scrapy_soup import TruncatedDocumentWarning
+    from scrapy_soup._tree._xml_entities import ENTITY_ALLOWANCE, ENTITY_AMPLIFICATION
+
+    markup = _entity_document(value, uses)
+    with pytest.warns(TruncatedDocumentWarning, match="entit"):
+        soup = Soup(markup, "xml")
+    assert soup.truncated
+    text = soup.find("a").get_text()  # type: ignore[union-attr]
+    # What was substituted is whole references, within the budget (libxml2's
+    # amplification factor), and the rest of the document is kept.
+    assert len(text) % len(value) == 0
+    assert len(text) <= max(ENTITY_ALLOWANCE, ENTITY_AMPLIFICATION * len(markup))
+    assert len(text) < len(value) * uses // 5  # not the 1 MB written out
+    assert soup.find("z").get_text() == "after"  # type: ignore[union-attr]
+    # The same document as bytes, as a response gives it: the same bound.
+    with pytest.warns(TruncatedDocumentWarning, match="entit"):
+        assert Soup(markup.encode(), "xml").find("a").get_text() == text  # type: ignore[union-attr]
+
+
+def test_a_4_kb_billion_laughs_stays_small() -> None:
+    from scrapy_soup import TruncatedDocumentWarning
+    from scrapy_soup._tree._xml_entities import ENTITY_ALLOWANCE
+
+    levels = "".join(f'<!ENTITY l{i} "{f"&l{i - 1};" * 10}">' for i in range(1, 7))
+    markup = (
+        f'<!DOCTYPE r [<!ENTITY l0 "lol">{levels}]><r>'
+        + "<p>&l3;</p>" * 300
+        + "<p>&l6;</p><z>after</z></r>"
+    )
+    assert len(markup) < 4_096
+    with pytest.warns(TruncatedDocumentWarning, match="entit"):
+        soup = Soup(markup, "xml")
+    # 300 x 3,000 characters would be 900 K: the references past the budget
+    # are dropped, and &l6; (3 M characters) is refused whole.
+    assert len(soup.get_text()) <= ENTITY_ALLOWANCE + len("after")
+    assert soup.find("z").get_text() == "after"  # type: ignore[union-attr]
+    assert soup.find_all("p")[-1].get_text() == ""
+
+
+def test_ordinary_documents_with_entities_are_unchanged() -> None:
+    # A feed with a few entities (a copyright line, a product name) and a
+    # document whose entities make up most of its text: each gives exactly
+    # the text written out, warns of nothing and is not truncated.
+    item = "<item><title>&name; news</title><p>&copy; &year; &name;</p></item>"
+    declarations = (
+        '<!ENTITY name "Example&#8482;"><!ENTITY year "2026">'
+        '<!ENTITY copy "&#169; Example Corp. All rights reserved.">'
+    )
+    markup, written = (
+        f'<?xml version="1.0"?><!DOCTYPE r [{declarations}]><r>{item * 200}</r>',
+        f'<?xml version="1.0"?><!DOCTYPE r><r>{item * 200}</r>'.replace(
+            "&name;", "Example\u2122"
+        )
+        .replace("&year;", "2026")
+        .replace("&copy;", "\u00a9 Example Corp. All rights reserved."),
+    )
+    _same_as_bs4(markup, written)
+    boiler = "x" * 3_000
+    markup, written = _with_entity(boiler, "&e;" * 4)
+    assert len(markup) < 4 * len(boiler)
+    _same_as_bs4(markup, written)
 
 
 # -- deep documents -----------------------------------------------------------------

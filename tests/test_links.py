@@ -543,7 +543,7 @@ def test_clean_and_absolutize_writes_one_tree_by_lxml(
     from test_clean import spy_xml_path
 
     from scrapy_soup import clean
-    from scrapy_soup.markup._fragment import contents_html
+    from scrapy_soup._tree._write import contents_html
     from scrapy_soup.markup.clean import clean_and_absolutize
 
     calls = spy_xml_path(monkeypatch)

@@ -272,7 +272,9 @@ def test_follow_tags_on_another_plugins_text_response(
     # HTML: Scrapy's own Response).
     types = {item["url"]: item["type"] for item in result.items}
     assert types.pop(urljoin(start, "img/cover.png")) == "Response"
-    assert set(types.values()) == {"PluginTextResponse"}
+    # The other plugin's class, with a soup: its soup subclass.
+    assert set(types.values()) == {"SoupPluginTextResponse"}
+    assert all(item["plugin"] for item in result.items if item["type"] != "Response")
 
 
 def test_a_value_that_cannot_be_converted_becomes_none(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import json
 import pickle
 import subprocess
 import sys
@@ -190,39 +191,40 @@ def test_other_responses_pass_untouched(addon_crawl: CrawlResult) -> None:
     for path, cls in UNTOUCHED.items():
         assert probes[path]["cls"] == cls, path
         assert probes[path]["wrapped"] is False
-    # soup_of() and .soup on a non-text response: the error (type and text)
-    # Scrapy's Response.css() raises there.
+        # Scrapy's classes, as Scrapy made them: no .soup of ours.
+        assert probes[path]["has_soup"] is False
+    # soup_of() on a non-text response: the error (type and text) Scrapy's
+    # Response.css() raises there.
     not_text = "NotSupported: Response content isn't text"
     for path in ("/image.png", "/doc.pdf"):
         assert probes[path]["soup_of_error"] == not_text
-        assert probes[path]["soup_error"] == not_text
     not_markup = "NotSupported: Response content isn't HTML or XML"
     assert probes["/data.json"]["soup_of_error"].startswith(not_markup)
-    assert probes["/data.json"]["soup_error"] == probes["/data.json"]["soup_of_error"]
-    # soup_of() still gives a soup for a text response without the middleware,
-    # and .soup is that soup.
+    # soup_of() still gives a soup for a text response the middleware left
+    # alone.
     assert probes["/plain-html.txt"]["ours"]["title"] == "Home & away"
-    assert probes["/plain-html.txt"]["same_soup"] is True
-    assert probes["/plain.txt"]["same_soup"] is True
+    _assert_matches_bs4(probes["/plain-html.txt"])
+    assert "ours" in probes["/plain.txt"]
 
 
 def test_non_text_soup_in_a_callback_loses_no_item(
     server: PageServer, tmp_path: Path
 ) -> None:
     # A callback written for HTML pages asks every response for .soup without
-    # a try: on images, PDF and JSON it fails with NotSupported (never
-    # AttributeError), Scrapy logs it as a spider error, and the crawl goes on.
+    # a try: images, PDF and JSON keep Scrapy's classes, which have no .soup
+    # (scrapy_soup changes no class of Scrapy's); the AttributeError is a
+    # spider error like any other: logged, and the crawl goes on.
     not_text = ["/image.png", "/doc.pdf", "/data.json"]
     html = ["/page.html", "/latin1.html", "/sitemap.xml"]
     urls = _urls(server, not_text + html)
     result = run_crawl(
         tmp_path, "BlindSoupSpider", ADDON_SETTINGS, allow_errors=True, start_urls=urls
     )
-    assert result.stats["spider_exceptions/NotSupported"] == len(not_text)
+    assert result.stats["spider_exceptions/AttributeError"] == len(not_text)
     assert result.stats["spider_exceptions/count"] == len(not_text)
     assert result.stats["log_count/ERROR"] == len(not_text)
-    assert "NotSupported: Response content isn't text" in result.log
-    assert "AttributeError" not in result.log
+    assert "'Response' object has no attribute 'soup'" in result.log
+    assert "'JsonResponse' object has no attribute 'soup'" in result.log
     # Every item yielded before the failing .soup is kept; every page that
     # has a soup gave its second item.
     before = sorted(i["url"] for i in result.items if "title" not in i)
@@ -302,11 +304,11 @@ def test_meta_opt_out_keeps_the_plain_response(
     probes = result.probes()
     assert probes["/page.html"]["cls"] == "HtmlResponse"
     assert probes["/sitemap.xml"]["cls"] == "XmlResponse"
-    # soup_of() works without the middleware, on the same tree, and .soup
-    # still answers (it is soup_of(): the opt-out is of the wrapping).
+    # soup_of() works without the middleware, on the same tree; the responses
+    # are Scrapy's, with no .soup.
     _assert_matches_bs4(probes["/page.html"])
-    assert probes["/page.html"]["same_soup"] is True
-    assert probes["/sitemap.xml"]["same_soup"] is True
+    assert probes["/page.html"]["has_soup"] is False
+    assert probes["/sitemap.xml"]["has_soup"] is False
     assert probes["/sitemap.xml"]["is_xml"] is True
     assert "soup/responses_wrapped" not in result.stats
 
@@ -541,14 +543,13 @@ ENCODING_CASES = [
 
 
 @pytest.mark.parametrize(("body", "content_type"), ENCODING_CASES)
-def test_wrapping_hands_over_the_decoded_text_and_base_url(
+def test_the_middleware_hands_on_the_response_it_was_given(
     body: bytes, content_type: str
 ) -> None:
     from scrapy.http import HtmlResponse, Request
     from scrapy.utils.response import get_base_url, get_meta_refresh
 
-    from scrapy_soup._scrapy.middlewares import _wrap
-    from scrapy_soup._scrapy.responses import SoupHtmlResponse
+    from scrapy_soup._scrapy.responses import SoupHtmlResponse, hand_on
 
     url = "http://example.com/dir/page.html"
 
@@ -559,13 +560,16 @@ def test_wrapping_hands_over_the_decoded_text_and_base_url(
     # What MetaRefreshMiddleware computes before the soup middleware runs.
     seen = plain()
     get_meta_refresh(seen)
-    wrapped = _wrap(seen, SoupHtmlResponse)
-    # Shared, not decoded a second time ...
-    assert wrapped.text is seen.text
-    # ... and what the wrapped response would have computed on its own.
-    fresh = _wrap(plain(), SoupHtmlResponse)
-    assert (wrapped.text, wrapped.encoding) == (fresh.text, fresh.encoding)
-    assert get_base_url(wrapped) == get_base_url(fresh)
+    text, encoding, base = seen.text, seen.encoding, get_base_url(seen)
+    wrapped = hand_on(seen, None, sniff_html=False)
+    # The same object, now with a soup: nothing is decoded a second time ...
+    assert wrapped is seen
+    assert type(wrapped) is SoupHtmlResponse
+    assert wrapped.text is text
+    # ... and what a response of that class would compute on its own.
+    fresh = SoupHtmlResponse(url, body=body, headers={"Content-Type": content_type})
+    assert (text, encoding) == (fresh.text, fresh.encoding)
+    assert base == get_base_url(fresh)
     assert str(wrapped.soup) == str(fresh.soup)
 
 
@@ -591,3 +595,78 @@ def test_a_truncated_page_is_counted_and_warned(
     assert result.stats.get("soup/documents_truncated") == 1
     assert result.log.count("stops at the parser's depth limit") == 1
     assert "/deep.html" in result.log
+
+
+TWO_CRAWLERS = """
+import sys
+
+import scrapy
+from scrapy.crawler import CrawlerProcess
+
+
+class Probe(scrapy.Spider):
+    name = "plain"
+
+    def parse(self, response):
+        from scrapy_soup import soup_of
+
+        item = {
+            "spider": self.name,
+            "cls": type(response).__name__,
+            "has_soup": hasattr(response, "soup"),
+            "follow": type(response).follow.__module__,
+        }
+        try:
+            item["followed"] = response.follow(soup_of(response).a).url
+        except TypeError as exc:
+            item["followed"] = f"TypeError: {exc}"
+        yield item
+
+
+class WithSoup(Probe):
+    name = "soup"
+    custom_settings = {"ADDONS": {"scrapy_soup.Addon": 0}}
+
+
+process = CrawlerProcess({
+    "TELNETCONSOLE_ENABLED": False,
+    "LOG_LEVEL": "INFO",
+    "FEEDS": {"items-%(name)s.jsonl": {"format": "jsonlines"}},
+})
+# The crawler with the plugin starts first: its middleware is built before
+# the other crawler sees a response.
+process.crawl(WithSoup, start_urls=[sys.argv[1]])
+process.crawl(Probe, start_urls=[sys.argv[1]])
+process.start()
+"""
+
+
+def test_two_crawlers_in_one_process_each_as_configured(
+    server: PageServer, tmp_path: Path
+) -> None:
+    script = tmp_path / "two.py"
+    script.write_text(TWO_CRAWLERS)
+    proc = subprocess.run(
+        [sys.executable, str(script), server.url("/page.html")],
+        cwd=str(tmp_path),
+        env=subprocess_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "ERROR" not in proc.stderr, proc.stderr
+    items = {}
+    for name in ("soup", "plain"):
+        lines = (tmp_path / f"items-{name}.jsonl").read_text().splitlines()
+        assert len(lines) == 1, name
+        items[name] = json.loads(lines[0])
+    assert items["soup"]["cls"] == "SoupHtmlResponse"
+    assert items["soup"]["has_soup"] is True
+    assert items["soup"]["followed"] == server.url("/a.html")
+    # The crawler without the plugin gets Scrapy's response and follow(),
+    # which takes no soup Tag.
+    assert items["plain"]["cls"] == "HtmlResponse"
+    assert items["plain"]["has_soup"] is False
+    assert items["plain"]["follow"].startswith("scrapy.")
+    assert items["plain"]["followed"].startswith("TypeError: Cannot mix str")

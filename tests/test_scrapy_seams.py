@@ -271,9 +271,6 @@ def test_the_other_spider_in_the_same_process_is_cleaned(two_spiders: Path) -> N
     assert stats["soup/elements_removed"] >= 6
 
 
-@pytest.mark.xfail(
-    strict=True, reason="needs seams-responses (no patches of Scrapy's classes)"
-)
 def test_a_disabled_spiders_responses_have_no_soup(two_spiders: Path) -> None:
     apis = _feed(two_spiders / "both" / "plain_pages.api.jsonl")
     assert len(apis) == 6

@@ -38,7 +38,8 @@ def test_typing_uses_check_clean(mypy_cache: Path) -> None:
     # A wrong use that stops being an error fails too (its ignore is unused).
     output, status = run_mypy(ROOT / "tests" / "typing", mypy_cache)
     assert status == 0, output
-    assert "Success: no issues found in 1 source file" in output
+    files = len(list((ROOT / "tests" / "typing").glob("*.py")))
+    assert f"Success: no issues found in {files} source file" in output
 
 
 def test_typing_uses_catch_an_untyped_api(tmp_path: Path, mypy_cache: Path) -> None:

@@ -12,7 +12,13 @@ from scrapy_soup._scrapy.middlewares import (
     SoupSpiderMiddleware,
 )
 from scrapy_soup._scrapy.pipelines import AbsoluteLinksPipeline, CleanHtmlPipeline
-from scrapy_soup._scrapy.responses import SoupHtmlResponse, SoupXmlResponse, soup_of
+from scrapy_soup._scrapy.responses import (
+    SoupHtmlResponse,
+    SoupResponse,
+    SoupXmlResponse,
+    soup_of,
+    soup_response,
+)
 
 __all__ = [
     "AbsoluteLinksPipeline",
@@ -20,7 +26,9 @@ __all__ = [
     "CleanHtmlPipeline",
     "SoupDownloaderMiddleware",
     "SoupHtmlResponse",
+    "SoupResponse",
     "SoupSpiderMiddleware",
     "SoupXmlResponse",
     "soup_of",
+    "soup_response",
 ]

@@ -12,12 +12,14 @@ return for a string.
 from __future__ import annotations
 
 import copy
+import weakref
 from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
 from scrapy_soup._scrapy._stats import (
     ATTRIBUTES_REMOVED,
+    CHARACTERS_REMOVED,
     COMMENTS_REMOVED,
     ELEMENTS_REMOVED,
     TAGS_UNWRAPPED,
@@ -33,9 +35,11 @@ __all__ = [
     "clean",
     "clean_markup",
     "container_of",
+    "convert",
     "fragment_html",
     "fragment_of_markup",
     "fragment_of_tag",
+    "remember_code_languages",
 ]
 
 
@@ -78,18 +82,9 @@ def fragment_of_tag(tag: Tag) -> Soup:
 def fragment_html(soup: Soup) -> str:
     """``str(soup)`` of a fragment soup, as exporters get it.
 
-    Written by the straight-from-lxml serializer (`contents_html`, ~2.3x
-    faster on the corpus' page bodies, tested equal to ``str()``) unless an
-    edit through the soup wrote what only the soup's own output knows about:
-    whitespace bs4 keeps verbatim, strings kept apart or of their own class
-    (an inserted ``CData`` or ``Doctype`` is plain text to lxml), hidden tags.
+    ``str()`` itself chooses the writer (`scrapy_soup._tree._write.fast_decode`):
+    straight from lxml unless an edit left what only the soup writes.
     """
-    from scrapy_soup.markup._fragment import contents_html
-
-    el = soup._el
-    doc = soup._doc
-    if soup._mode == "fragment" and el is not None and not doc._beside_lxml:
-        return contents_html(el)
     return str(soup)
 
 
@@ -120,6 +115,7 @@ def clean(soup: Soup, policy: CleanPolicy) -> dict[str, int]:
         TAGS_UNWRAPPED: stats.tags_unwrapped,
         ATTRIBUTES_REMOVED: stats.attributes_removed,
         COMMENTS_REMOVED: stats.comments_removed,
+        CHARACTERS_REMOVED: stats.characters_removed,
     }
 
 
@@ -128,3 +124,31 @@ def clean_markup(markup: str, policy: CleanPolicy) -> str:
     from scrapy_soup.markup.clean import clean as clean_string
 
     return clean_string(markup, policy)
+
+
+#: The code block languages of fragments of Markdown fields, read before
+#: the cleaning drops their ``class`` (`remember_code_languages`), until
+#: `convert` writes the fragment.
+_LANGUAGES: weakref.WeakKeyDictionary[Soup, dict[Any, str]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def remember_code_languages(soup: Soup) -> None:
+    """Read the code languages of a Markdown field's fragment, once, before cleaning."""
+    if soup not in _LANGUAGES:
+        from scrapy_soup.markup.markdown import code_languages
+
+        _LANGUAGES[soup] = code_languages(container_of(soup))
+
+
+def convert(soup: Soup, fmt: str) -> str:
+    """A fragment soup (absolute, cleaned) written as ``"text"`` or ``"markdown"``."""
+    el = container_of(soup)
+    if fmt == "markdown":
+        from scrapy_soup.markup.markdown import markdown_of_element
+
+        return markdown_of_element(el, _LANGUAGES.pop(soup, None))
+    from scrapy_soup.markup.text import text_of_element
+
+    return text_of_element(el)

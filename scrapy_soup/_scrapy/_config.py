@@ -211,6 +211,11 @@ class Config:
     #: ``SOUP_CLEAN_POLICY`` changed by the other ``SOUP_CLEAN_*`` settings
     policy: CleanPolicy = field(default_factory=CleanPolicy)
 
+    @property
+    def markup_fields(self) -> tuple[str, ...]:
+        """Every field the settings name as holding HTML, whatever its format."""
+        return self.html_fields + self.text_fields + self.markdown_fields
+
     @classmethod
     def from_settings(cls, settings: BaseSettings) -> Config:
         """Read and check every declared setting (strings from ``-s`` too).
@@ -218,6 +223,16 @@ class Config:
         Raises :class:`SettingsError` for the first value that is wrong.
         """
         values = {s.name: parse_setting(s.name, settings.get(s.name)) for s in SETTINGS}
+        text_fields = _get(values, "SOUP_TEXT_FIELDS", tuple)
+        markdown_fields = _get(values, "SOUP_MARKDOWN_FIELDS", tuple)
+        both = sorted(set(text_fields) & set(markdown_fields))
+        if both:
+            raise SettingsError(
+                "SOUP_MARKDOWN_FIELDS",
+                settings.get("SOUP_MARKDOWN_FIELDS"),
+                f"SOUP_TEXT_FIELDS names {', '.join(both)} too: a field is "
+                "exported in one format",
+            )
         url_field = values["SOUP_URL_FIELD"]
         assert url_field is None or isinstance(url_field, str)
         return cls(
@@ -225,8 +240,8 @@ class Config:
             sniff_html=_get(values, "SOUP_SNIFF_HTML", bool),
             url_field=url_field,
             html_fields=_get(values, "SOUP_HTML_FIELDS", tuple),
-            text_fields=_get(values, "SOUP_TEXT_FIELDS", tuple),
-            markdown_fields=_get(values, "SOUP_MARKDOWN_FIELDS", tuple),
+            text_fields=text_fields,
+            markdown_fields=markdown_fields,
             drop_failed_items=_get(values, "SOUP_DROP_FAILED_ITEMS", bool),
             links_extra_attributes=_get(values, "SOUP_LINKS_EXTRA_ATTRIBUTES", tuple),
             policy=_policy(values),

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from scrapy_soup._tree._soup import Soup
 
 __all__ = [
+    "FORMATS",
     "MAX_DEPTH",
     "Converted",
     "FieldFailures",
@@ -41,6 +42,7 @@ __all__ = [
     "TagProcessor",
     "convert_item",
     "escape_text",
+    "field_formats",
     "format_path",
     "html_field_names",
     "is_item_type",
@@ -133,9 +135,11 @@ def format_path(path: FieldPath, indexes: bool = True) -> str:
 def html_field_names(
     item: Any, configured: tuple[str, ...], marked: dict[type, tuple[str, ...]]
 ) -> tuple[str, ...]:
-    """Names of the item's HTML fields: ``SOUP_HTML_FIELDS`` plus the marked ones.
+    """Names of the item's HTML fields: those the settings name plus the marked ones.
 
-    A field is marked by its metadata: ``scrapy.Field(html=True)``,
+    ``configured``: ``SOUP_HTML_FIELDS``, ``SOUP_TEXT_FIELDS`` and
+    ``SOUP_MARKDOWN_FIELDS``. A field is marked by its metadata (``html``,
+    ``text`` or ``markdown`` true): ``scrapy.Field(html=True)``,
     ``dataclasses.field(metadata={"html": True})``, ``attrs.field(metadata=
     {"html": True})`` or pydantic's ``Field(json_schema_extra={"html":
     True})``. ``marked`` caches the marked names per item class.
@@ -148,14 +152,51 @@ def html_field_names(
         found: list[str] = list(configured)
         for name in ItemAdapter.get_field_names_from_class(item_class) or ():
             meta = ItemAdapter.get_field_meta_from_class(item_class, name)
-            extra = meta.get("json_schema_extra")
-            marked_html = meta.get("html") or (
-                isinstance(extra, Mapping) and extra.get("html")
-            )
+            marked_html = any(_marked(meta, key) for key in ("html", *FORMATS))
             if marked_html and name not in found:
                 found.append(name)
         names = marked[item_class] = tuple(found)
     return names
+
+
+#: The formats an HTML field can be exported in besides HTML, by metadata key.
+FORMATS = ("markdown", "text")
+
+
+def _marked(meta: Mapping[str, Any], key: str) -> bool:
+    """Whether field metadata sets ``key`` (also in pydantic's json_schema_extra)."""
+    if meta.get(key):
+        return True
+    extra = meta.get("json_schema_extra")
+    return isinstance(extra, Mapping) and bool(extra.get(key))
+
+
+def field_formats(
+    item: Any,
+    text_fields: tuple[str, ...],
+    markdown_fields: tuple[str, ...],
+    cache: dict[type, dict[str, str]],
+) -> dict[str, str]:
+    """Field name -> ``"text"`` or ``"markdown"``: HTML fields exported converted.
+
+    From ``SOUP_TEXT_FIELDS``/``SOUP_MARKDOWN_FIELDS`` and from the same keys
+    in the field metadata as ``html=True`` (``scrapy.Field(markdown=True)``,
+    ``metadata={"text": True}``, pydantic's ``json_schema_extra``); a field
+    marked both ways is Markdown. ``cache`` keeps the answer per item class.
+    """
+    item_class = type(item)
+    formats = cache.get(item_class)
+    if formats is None:
+        formats = dict.fromkeys(text_fields, "text")
+        formats.update(dict.fromkeys(markdown_fields, "markdown"))
+        if item_class is not dict:
+            for name in ItemAdapter.get_field_names_from_class(item_class) or ():
+                meta = ItemAdapter.get_field_meta_from_class(item_class, name)
+                for key in FORMATS:
+                    if name not in formats and _marked(meta, key):
+                        formats[name] = key
+        cache[item_class] = formats
+    return formats
 
 
 def same_sequence(value: list[Any] | tuple[Any, ...], items: list[Any]) -> Any:

@@ -10,11 +10,11 @@ import weakref
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
-from scrapy.http import HtmlResponse, Response, TextResponse, XmlResponse
+from scrapy.http import Response, TextResponse, XmlResponse
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
-from scrapy.utils import response as response_utils
 from scrapy.utils.response import get_base_url
 
+from scrapy_soup._scrapy._bridge import remember_code_languages
 from scrapy_soup._scrapy._checks import FieldsSeen, crawler_config
 from scrapy_soup._scrapy._origins import ItemOrigins, Origin
 from scrapy_soup._scrapy._plain import (
@@ -22,18 +22,15 @@ from scrapy_soup._scrapy._plain import (
     FieldPath,
     convert_item,
     escape_text,
+    field_formats,
     html_field_names,
 )
-from scrapy_soup._scrapy._stats import RESPONSES_WRAPPED
 from scrapy_soup._scrapy.pipelines import early_stages
 from scrapy_soup._scrapy.responses import (
-    SoupHtmlResponse,
-    SoupXmlResponse,
     _base_url_in,
-    _SoupResponse,
-    install_response_soup,
-    install_tag_follow,
-    looks_like_html,
+    built_soup,
+    hand_on,
+    parsed_root,
 )
 
 if TYPE_CHECKING:
@@ -51,93 +48,28 @@ logger = logging.getLogger(__name__)
 #: Request meta key: ``False`` keeps that request's response a plain one.
 META_KEY = "soup"
 
-#: Scrapy's per-response cache of ``get_base_url()`` (private: None if absent).
-_BASE_URL_CACHE: Any = getattr(response_utils, "_baseurl_cache", None)
-
-
-def _wrap(response: TextResponse, cls: type[TextResponse]) -> TextResponse:
-    """Return ``response`` as an instance of ``cls`` (same URL, body, request…).
-
-    Like ``response.replace(cls=cls)``, with two costs left out (profiled on a
-    crawl, they were three quarters of this function's time):
-
-    - the encoding is passed on as the response was given it (often None), not
-      as computed: computing it would decode the whole body once here and again
-      in the new response. Encoding detection is deterministic (headers, BOM,
-      ``<meta>``, body), so the new response finds the same encoding;
-    - the headers are handed over, not copied: ``Headers(headers)`` normalizes
-      every name and value again. The old response is dropped (the downloader
-      passes on what ``process_response`` returns), so nothing sees them shared.
-
-    What the middlewares before this one already computed from the body is
-    handed over too (:func:`_hand_over_caches`).
-    """
-    kwargs = {
-        name: getattr(response, name)
-        for name in response.attributes
-        if name != "encoding" and name != "headers"
-    }
-    kwargs["encoding"] = getattr(response, "_encoding", None)
-    wrapped = cls(**kwargs)
-    # The public setter keeps a Headers object as it is (no copy).
-    wrapped.headers = response.headers
-    _hand_over_caches(response, wrapped)
-    return wrapped
-
-
-def _hand_over_caches(old: TextResponse, new: TextResponse) -> None:
-    """Give ``new`` the decoded text and base URL already computed for ``old``.
-
-    MetaRefreshMiddleware (order 580, its ``process_response`` runs before this
-    one's) reads ``response.text`` and ``get_base_url(response)`` of every
-    HtmlResponse: the whole body decoded (~0.5 ms on an average corpus page)
-    and a regex over its first 4 KiB. The new response has the same body,
-    headers, URL and given encoding, so it would compute the same values:
-    without this, every wrapped page was decoded twice (a crawl profile showed
-    ``html_to_unicode`` and w3lib's ``get_base_url`` called twice per page with
-    the add-on, once without). These are Scrapy's private caches: when a
-    version lacks one, nothing is handed over and the new response computes
-    the value itself.
-    """
-    text = getattr(old, "_cached_ubody", None)
-    if text is not None:
-        # Both are what TextResponse.text/_body_inferred_encoding cache
-        # together (the inferred encoding stays None when one was declared).
-        new._cached_ubody = text
-        new._cached_benc = old._cached_benc
-    if _BASE_URL_CACHE is not None:
-        base = _BASE_URL_CACHE.get(old)
-        if base is not None:
-            _BASE_URL_CACHE[new] = base
-
 
 class SoupDownloaderMiddleware:
-    """Turn HTML/XML responses into ones with a ``.soup`` (recommended order 45).
+    """Hand on HTML/XML responses with a ``.soup`` (recommended order 45).
 
     Its ``process_response()`` runs after HttpCompressionMiddleware (590) and
     HttpCacheMiddleware (900), which create new response objects; so the HTTP
-    cache always stores the plain Scrapy class. Only exact ``HtmlResponse`` and
-    ``XmlResponse`` are replaced (and ``TextResponse`` bodies that look like
-    HTML when ``SOUP_SNIFF_HTML`` is on); every other response, including
-    subclasses made by other plugins, passes untouched. A request with
-    ``meta["soup"] = False`` is left alone.
-
-    Building it also gives Scrapy's base ``Response`` class a ``.soup``
-    (:func:`~scrapy_soup._scrapy.responses.install_response_soup`): on the
-    responses left alone, ``.soup`` is ``soup_of(response)``, and raises
-    ``NotSupported`` where ``.css()`` does (non-text) and for JSON.
+    cache always stores the plain class. Exact ``HtmlResponse`` and
+    ``XmlResponse`` become ``SoupHtmlResponse``/``SoupXmlResponse`` (and
+    ``TextResponse`` bodies that look like HTML when ``SOUP_SNIFF_HTML`` is
+    on); other plugins' response classes whose ``.css()`` works (scrapy-zyte-api's,
+    scrapy-splash's) become their soup subclass
+    (:func:`~scrapy_soup._scrapy.responses.soup_class`). The response object
+    itself is handed on, now of that class: nothing is copied. Non-text and
+    JSON responses pass untouched, and so does a request's response with
+    ``meta["soup"] = False``. Scrapy's classes are never changed: a crawler
+    without this middleware gets Scrapy's responses as they are.
     """
 
     def __init__(self, crawler: Crawler) -> None:
         # Raises NotConfigured when SOUP_ENABLED is off or a setting is wrong.
         self._config = crawler_config(crawler)
         self._stats = crawler.stats
-        if not install_response_soup():
-            logger.warning(
-                "scrapy.http.Response already has a 'soup' attribute (another "
-                "plugin's?): responses scrapy_soup does not wrap keep it"
-            )
-        install_tag_follow()
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -149,27 +81,7 @@ class SoupDownloaderMiddleware:
         # ``spider`` is optional: Scrapy < 2.14 passes it, later ones do not.
         if request.meta.get(META_KEY, True) is False:
             return response
-        cls: type[TextResponse]
-        response_type = type(response)
-        if response_type is HtmlResponse:
-            cls = SoupHtmlResponse
-        elif response_type is XmlResponse:
-            cls = SoupXmlResponse
-        elif (
-            response_type is TextResponse
-            and self._config.sniff_html
-            and looks_like_html(response.body)
-        ):
-            cls = SoupHtmlResponse
-        else:
-            return response
-        assert isinstance(response, TextResponse)
-        if self._stats is not None:
-            self._stats.inc_value(RESPONSES_WRAPPED)
-        wrapped = _wrap(response, cls)
-        assert isinstance(wrapped, _SoupResponse)
-        wrapped._soup_stats = self._stats
-        return wrapped
+        return hand_on(response, self._stats, self._config.sniff_html)
 
 
 def _soup_base_url(soup: Soup, url: str) -> str:
@@ -186,18 +98,16 @@ def response_origin(response: Response) -> Origin:
     the response weakly.
     """
     url = response.url
-    if isinstance(response, _SoupResponse) and response._cached_soup is not None:
-        return Origin(
-            url, functools.partial(_soup_base_url, response._cached_soup, url)
-        )
+    soup = built_soup(response)
+    if soup is not None:
+        return Origin(url, functools.partial(_soup_base_url, soup, url))
     if not isinstance(response, TextResponse) or isinstance(response, XmlResponse):
         return Origin(url, url)
-    selector = getattr(response, "_cached_selector", None)
-    if selector is not None:
+    root = parsed_root(response)
+    if root is not None:
         # The callback parsed the page already: read <base> from the tree.
         return Origin(
-            url,
-            functools.partial(_base_url_in, selector.root, url, response.encoding),
+            url, functools.partial(_base_url_in, root, url, response.encoding)
         )
     # Not parsed: do not parse the page only for this, scan its first 4 KiB as
     # Scrapy's own urljoin() does.
@@ -235,11 +145,12 @@ class SoupSpiderMiddleware(BaseSpiderMiddleware):
         self._warned_url_field: set[type] = set()
         # item class -> names of its HTML fields (settings + field metadata)
         self._marked: dict[type, tuple[str, ...]] = {}
+        # item class -> its fields exported as text or Markdown
+        self._formats: dict[type, dict[str, str]] = {}
         self._failures = FieldFailures(crawler.stats, type(self).__name__)
         self._stats = crawler.stats
         # The scrapy_soup pipelines whose work on a Tag's copy is done here.
         self._stages = early_stages(crawler)
-        install_tag_follow()
 
     def get_processed_item(self, item: Any, response: Response | None) -> Any:
         # A dict is the usual item; is_item() asks every adapter class.
@@ -249,10 +160,14 @@ class SoupSpiderMiddleware(BaseSpiderMiddleware):
         origin = None if response is None else self._origin_of(response)
         failed: list[FieldPath] = []
         try:
-            names = html_field_names(item, self._config.html_fields, self._marked)
+            config = self._config
+            names = html_field_names(item, config.markup_fields, self._marked)
             process = None
             if self._stages:
-                process = functools.partial(self._process_tag, origin, failed)
+                formats = field_formats(
+                    item, config.text_fields, config.markdown_fields, self._formats
+                )
+                process = functools.partial(self._process_tag, origin, failed, formats)
             converted = convert_item(item, names, process)
         except Exception:
             # Not expected (each value's failure is caught where it happens);
@@ -290,6 +205,7 @@ class SoupSpiderMiddleware(BaseSpiderMiddleware):
         self,
         origin: Origin | None,
         failed: list[FieldPath],
+        formats: dict[str, str],
         fragment: Soup,
         tag: Any,
         path: FieldPath,
@@ -306,12 +222,15 @@ class SoupSpiderMiddleware(BaseSpiderMiddleware):
         )
         stages = self._stages
         stage = stages[0]
+        fmt = formats.get(path[0])
         try:
+            if fmt == "markdown":
+                remember_code_languages(fragment)
             for stage in stages:
                 for key, count in stage.transform(fragment, base_url).items():
                     if count and self._stats is not None:
                         self._stats.inc_value(key, count)
-            return stages[-1].finish(fragment)
+            return stages[-1].finish_as(fragment, fmt)
         except Exception as exc:
             failed.append(path)
             stage._failures.report(path, exc, stage._instead)

@@ -32,8 +32,10 @@ from scrapy_soup._scrapy._bridge import (
     absolutize,
     clean,
     clean_markup,
+    convert,
     fragment_html,
     fragment_of_markup,
+    remember_code_languages,
 )
 from scrapy_soup._scrapy._checks import FieldsSeen, crawler_config
 from scrapy_soup._scrapy._origins import ItemOrigins
@@ -43,6 +45,7 @@ from scrapy_soup._scrapy._plain import (
     Markup,
     convert_item,
     escape_text,
+    field_formats,
     html_field_names,
     is_item_type,
     same_sequence,
@@ -86,13 +89,18 @@ class _Failed(Exception):
 class _ItemWork:
     """One item on its way through one pipeline."""
 
-    __slots__ = ("base_url", "failed", "markup", "new_markup", "totals")
+    __slots__ = ("base_url", "failed", "formats", "markup", "new_markup", "totals")
 
     def __init__(
-        self, base_url: str | None, markup: dict[FieldPath, Markup] | None
+        self,
+        base_url: str | None,
+        markup: dict[FieldPath, Markup] | None,
+        formats: dict[str, str],
     ) -> None:
         self.base_url = base_url
         self.markup = markup or {}
+        #: field name -> "text" or "markdown", for fields not exported as HTML
+        self.formats = formats
         #: what this pipeline hands the next one
         self.new_markup: dict[FieldPath, Markup] = {}
         self.totals: dict[str, int] = {}
@@ -154,6 +162,8 @@ class _HtmlFieldPipeline:
         self._final, self._next_is_soup = self._place_in(crawler)
         # item class -> names of its HTML fields (settings + field metadata)
         self._marked: dict[type, tuple[str, ...]] = {}
+        # item class -> its fields exported as text or Markdown
+        self._formats: dict[type, dict[str, str]] = {}
         self._warned_no_base = False
         self._failures = FieldFailures(crawler.stats, type(self).__name__)
         self._instead = (
@@ -186,11 +196,18 @@ class _HtmlFieldPipeline:
         """The value's final ``str`` (this is the last scrapy_soup pipeline)."""
         return fragment_html(fragment)
 
+    def finish_as(self, fragment: Soup, fmt: str | None) -> str:
+        """The value's final ``str``: HTML (`finish`), or converted to ``fmt``
+        (``"text"``, ``"markdown"``) from the tree, with no second parse."""
+        if fmt is None:
+            return self.finish(fragment)
+        return convert(fragment, fmt)
+
     # -- item handling -------------------------------------------------------
     def process_item(self, item: Any, spider: Spider | None = None) -> Any:
         # ``spider`` is optional: Scrapy < 2.14 passes it, later ones do not.
         self._fields_seen.add(item)
-        html_names = html_field_names(item, self._config.html_fields, self._marked)
+        html_names = html_field_names(item, self._config.markup_fields, self._marked)
         markup = self._origins.markup(item)
         # What SoupSpiderMiddleware did for the callback's items, done again
         # for soup objects put into the item since (or without the middleware).
@@ -212,7 +229,11 @@ class _HtmlFieldPipeline:
             raise DropItem(f"{type(self).__name__}: could not process fields")
         if not names:
             return item
-        work = _ItemWork(self._base_url_of(item, fields), markup)
+        config = self._config
+        formats = field_formats(
+            item, config.text_fields, config.markdown_fields, self._formats
+        )
+        work = _ItemWork(self._base_url_of(item, fields), markup, formats)
         for name in names:
             value = fields.get(name)
             if value is None:
@@ -362,13 +383,16 @@ class _HtmlFieldPipeline:
             if own_base:
                 # A soup object keeps its own document's base URL.
                 base_url = own_base
-        if fragment is None and "<" not in text:
+        fmt = work.formats.get(path[0]) if work.formats else None
+        if fragment is None and fmt is None and "<" not in text:
             # No markup: nothing to rewrite or clean, and parsing would
             # only re-escape the text ("AT&T" -> "AT&amp;T").
             return text
         try:
             if fragment is None:
                 fragment = fragment_of_markup(text)
+            if fmt == "markdown":
+                remember_code_languages(fragment)
             if base_url is None and self.needs_base_url and not self._warned_no_base:
                 self._warned_no_base = True
                 logger.warning(
@@ -379,7 +403,7 @@ class _HtmlFieldPipeline:
             for key, count in self.transform(fragment, base_url).items():
                 work.totals[key] = work.totals.get(key, 0) + count
             if self._final:
-                return self.finish(fragment)
+                return self.finish_as(fragment, fmt)
             # Hand the tree on: the next scrapy_soup pipeline uses it when the
             # value is still this very str.
             out = text if self._next_is_soup else fragment_html(fragment)

@@ -1,10 +1,26 @@
 """Response classes whose ``.soup`` is a view over the tree parsel already built.
 
 :class:`SoupHtmlResponse` and :class:`SoupXmlResponse` subclass Scrapy's
-``HtmlResponse`` and ``XmlResponse``: every ``isinstance()`` check, every
-selector and every other component sees the response it expects. They add a
-lazily built, cached ``.soup`` and let ``follow()``/``follow_all()`` take soup
-Tags as they take parsel Selectors.
+``HtmlResponse`` and ``XmlResponse``; :func:`soup_class` makes the same kind
+of subclass, once, of any other response class that has a selector (other
+plugins' classes: scrapy-zyte-api's, scrapy-splash's). Every ``isinstance()``
+check, every selector and every other component sees the response it
+expects; the subclass adds a lazily built, cached ``.soup`` and lets
+``follow()``/``follow_all()`` take soup Tags as they take parsel Selectors.
+Scrapy's own classes are never changed: a response the middleware did not
+hand on has no ``.soup`` (:func:`soup_of` gives its soup).
+
+Private Scrapy attributes this module uses (each checked by
+``tests/test_scrapy_responses.py::test_the_private_scrapy_attributes_used_are_there``,
+which runs at the floors and at the newest Scrapy):
+
+- ``scrapy.utils.response._baseurl_cache`` (written, :func:`_ignore_broken_base`):
+  no public API makes ``get_base_url()`` ignore a ``<base href>`` that does
+  not parse; without it ``.css()``, ``urljoin()`` and link extractors raise
+  ``ValueError`` on such a page.
+- ``TextResponse._cached_selector`` (read, :func:`parsed_root`): no public
+  API tells whether the page was parsed; reading ``.selector`` would parse
+  it only to find a ``<base>``.
 """
 
 from __future__ import annotations
@@ -12,13 +28,15 @@ from __future__ import annotations
 import functools
 import logging
 import re
+import types
 import warnings
 import weakref
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
-from urllib.parse import urljoin
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, overload
+from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
+from parsel import SelectorList
 from scrapy.exceptions import NotSupported
 from scrapy.http import (
     HtmlResponse,
@@ -30,25 +48,42 @@ from scrapy.http import (
 )
 from w3lib.url import safe_url_string
 
-from scrapy_soup._scrapy._stats import DOCUMENTS_TRUNCATED
+from scrapy_soup._scrapy._stats import (
+    DOCUMENTS_TRUNCATED,
+    LINKS_SKIPPED,
+    RESPONSES_WRAPPED,
+)
 
 if TYPE_CHECKING:
+    from parsel import Selector as ParselSelector
     from scrapy.selector import Selector
     from scrapy.statscollectors import StatsCollector
 
     from scrapy_soup._tree._soup import Soup
+    from scrapy_soup._tree._strainer import ResultSet
     from scrapy_soup._tree._tag import Tag
+
+    # Type checkers see the mixin as what it always ends up in: a response
+    # with a selector.
+    _MixinBase = TextResponse
+else:
+    # At run time it derives from Response and adds no slot: combined with
+    # any response class, the layout is that class's, which lets a response
+    # become its soup class in place (on a base of object, Python's layout
+    # check refuses that where Scrapy's responses have a __dict__, < 2.14).
+    _MixinBase = Response
 
 logger = logging.getLogger(__name__)
 
 __all__ = [
     "SoupHtmlResponse",
+    "SoupResponse",
     "SoupXmlResponse",
-    "install_response_soup",
-    "install_tag_follow",
     "looks_like_html",
     "page_base_url",
+    "soup_class",
     "soup_of",
+    "soup_response",
     "url_of_tag",
 ]
 
@@ -71,6 +106,27 @@ _NOT_BLANK = re.compile(r"[^\x00\t\n\x0c\r ]")
 # Attributes that carry the URL a Tag points at, in the order follow() tries
 # them: <a>/<area>/<link> use href, embedded resources use src.
 _URL_ATTRIBUTES = ("href", "src")
+
+# The schemes follow_all() follows a Tag's link to; relative links (no
+# scheme of their own) are followed too.
+_FOLLOWED_SCHEMES = frozenset({"http", "https"})
+
+
+class SelectableResponse(Protocol):
+    """What :func:`soup_of` needs of a response that is not Scrapy's: a selector.
+
+    web-poet's ``HttpResponse`` (and its page objects) have one, as any
+    object with parsel's ``.selector``, ``.text`` and ``.url`` does.
+    """
+
+    @property
+    def selector(self) -> ParselSelector: ...
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def url(self) -> object: ...
 
 
 def looks_like_html(body: bytes) -> bool:
@@ -125,7 +181,17 @@ def url_of_tag(tag: Tag) -> str | None:
     return None
 
 
-def _ignore_broken_base(response: TextResponse) -> bool:
+def parsed_root(response: Response) -> Any:
+    """The root of the tree ``response.css()`` searches, if it was parsed; else None.
+
+    Reads Scrapy's private ``_cached_selector`` (see the module's docstring):
+    the only way to know without parsing the page.
+    """
+    selector = getattr(response, "_cached_selector", None)
+    return None if selector is None else selector.root
+
+
+def _ignore_broken_base(response: Response) -> bool:
     """Make Scrapy use the page URL as base URL; tell whether that was possible.
 
     Scrapy computes the base URL once per response (``get_base_url()``,
@@ -145,22 +211,21 @@ def _ignore_broken_base(response: TextResponse) -> bool:
     return True
 
 
-def _selector_of(response: TextResponse) -> Selector:
+def _selector_of(response: SelectableResponse) -> ParselSelector:
     """Return ``response.selector``, even when the page's ``<base href>`` is broken."""
     try:
         return response.selector
     except ValueError:
-        if not _ignore_broken_base(response):
+        if not isinstance(response, Response) or not _ignore_broken_base(response):
             raise
         return response.selector
 
 
-def _build_soup(response: TextResponse) -> Soup:
+def _build_soup(response: SelectableResponse) -> Soup:
     # Imported here so that loading the middlewares (at crawler start) does not
     # pay for the tree package until a callback asks for a soup.
     from scrapy_soup._tree._soup import Soup
 
-    features = "xml" if isinstance(response, XmlResponse) else "html"
     if isinstance(response, JsonResponse):
         # Scrapy < 2.14 would parse the JSON text as HTML; later ones read it
         # as JSON (the selector below then has no element tree).
@@ -168,12 +233,14 @@ def _build_soup(response: TextResponse) -> Soup:
             "Response content isn't HTML or XML (JsonResponse read as json)"
         )
     selector = _selector_of(response)
-    if getattr(selector, "type", "html") not in ("html", "xml"):
+    kind = getattr(selector, "type", "html")
+    if kind not in ("html", "xml"):
         # parsel reads JSON responses as JSON (its root is a dict or list).
         raise NotSupported(
             f"Response content isn't HTML or XML ({type(response).__name__} "
-            f"read as {selector.type})"
+            f"read as {kind})"
         )
+    url = str(response.url)
     root = selector.root
     # Only a childless root can be parsel's placeholder: real pages skip the
     # text scan (it was a tenth of the first .soup's cost).
@@ -185,14 +252,15 @@ def _build_soup(response: TextResponse) -> Soup:
         # parsel parses an empty body as "<html/>" so that XPath has a root;
         # bs4 (and so the soup) gives an empty document. Nothing is shared
         # that could be edited: the selector's tree is that placeholder.
-        return Soup("", features, base_url=response.url)
+        return Soup("", kind, base_url=url)
     # The <base href> lookup walks the whole tree (most pages have none):
     # done when something reads soup.base_url, not on every first .soup.
-    if features == "xml":
-        return Soup(selector, features, base_url=response.url)
+    if kind == "xml":
+        return Soup(selector, kind, base_url=url)
+    encoding = getattr(response, "encoding", None) or "utf-8"
     # Not the response itself: a soup must not keep it alive.
-    base_url = functools.partial(_base_url_in, root, response.url, response.encoding)
-    return Soup(selector, features, base_url=base_url)
+    base_url = functools.partial(_base_url_in, root, url, encoding)
+    return Soup(selector, kind, base_url=base_url)
 
 
 def _is_tag(value: object) -> bool:
@@ -211,22 +279,58 @@ def _follow_url(url: Any) -> Any:
     return url
 
 
-def _follow_all_urls(urls: Any) -> Any:
-    """``urls`` for ``follow_all()``: Tags give their URL; Tags without one are
-    skipped, as parsel's SelectorList skips ``<a>`` without ``href``."""
-    if urls is None or isinstance(urls, (str, bytes)) or not hasattr(urls, "__iter__"):
-        return urls
-    converted: list[Any] = []
-    for value in urls:
-        if _is_tag(value):
-            value = url_of_tag(value)
-            if value is None:
+def _other_scheme(url: str) -> bool:
+    """Whether a link names a scheme other than ``http(s)``: not followed from a page.
+
+    Scrapy's LinkExtractor skips those (``mailto:``, ``tel:``,
+    ``javascript:``, ``data:``); relative links (no scheme) are followed.
+    """
+    try:
+        scheme = urlsplit(url).scheme
+    except ValueError:  # e.g. "http://[::1": no request can be made of it
+        return True
+    return bool(scheme) and scheme not in _FOLLOWED_SCHEMES
+
+
+def _follow_tags(
+    response: SoupResponse, urls: Iterable[Any], args: Any, kwargs: Any
+) -> Iterator[Request]:
+    """``follow_all()`` of an iterable that may hold soup Tags.
+
+    Each value goes to ``response.follow()``, as in Scrapy's
+    ``follow_all()``. Tags without a URL are skipped, as parsel's
+    SelectorList skips ``<a>`` without ``href``; so are, as Scrapy's
+    LinkExtractor skips them, Tags whose link names another scheme than
+    ``http(s)`` or makes no valid request URL (``http://[::1``, a port out
+    of range), counted in ``soup/links_skipped``. Strings, Links and
+    Selectors raise what Scrapy raises for them.
+    """
+    skipped = 0
+    try:
+        for value in urls:
+            if not _is_tag(value):
+                yield response.follow(value, *args, **kwargs)
                 continue
-        converted.append(value)
-    return converted
+            url = url_of_tag(value)
+            if url is None:
+                continue
+            if _other_scheme(url):
+                skipped += 1
+                continue
+            try:
+                request = response.follow(url, *args, **kwargs)
+            except ValueError:
+                skipped += 1
+                continue
+            yield request
+    finally:
+        if skipped:
+            state = _states.get(response)
+            if state is not None and state.stats is not None:
+                state.stats.inc_value(LINKS_SKIPPED, skipped)
 
 
-def _count_truncated(response: TextResponse, soup: Soup, stats: StatsCollector) -> None:
+def _count_truncated(response: Response, soup: Soup, stats: StatsCollector) -> None:
     """Log and count a page whose tree the parser cut short (deeper than its limit).
 
     In a crawl this takes the place of `TruncatedDocumentWarning`: a Python
@@ -248,36 +352,90 @@ def _count_truncated(response: TextResponse, soup: Soup, stats: StatsCollector) 
         )
 
 
-class _SoupResponse(TextResponse):
-    """The ``.soup``, ``follow()`` and ``follow_all()`` both subclasses share."""
+class _State:
+    """What scrapy_soup keeps about one response: its soup and its crawl's stats."""
 
-    # The slot lives here; HtmlResponse/XmlResponse add none, so the concrete
-    # classes can derive from both without a layout conflict.
-    __slots__ = ("_cached_soup", "_soup_stats")
+    __slots__ = ("soup", "stats")
 
-    #: The plain Scrapy class this one stands for in ``to_dict()``.
-    _plain_class: type[TextResponse] = TextResponse
+    def __init__(self, stats: StatsCollector | None = None) -> None:
+        self.soup: Soup | None = None
+        self.stats = stats
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._cached_soup: Soup | None = None
-        # The crawler's stats, set by SoupDownloaderMiddleware: a soup whose
-        # tree the parser cut short is counted in soup/documents_truncated.
-        self._soup_stats: StatsCollector | None = None
+
+# Per response, weakly: the responses keep their class's layout (no slot of
+# ours), so that the middleware can hand on the very object it was given.
+# A state must not refer back to its response (or the response's selector),
+# or the entry would keep its own key alive.
+_states: weakref.WeakKeyDictionary[object, _State] = weakref.WeakKeyDictionary()
+# The same, by id(), for objects that compare by value (attrs and dataclass
+# page objects are unhashable); an entry goes when its object goes.
+_states_by_id: dict[int, _State] = {}
+
+
+def _state_of(response: object) -> _State:
+    try:
+        state = _states.get(response)
+        if state is None:
+            state = _states[response] = _State()
+        return state
+    except TypeError:  # unhashable
+        pass
+    key = id(response)
+    state = _states_by_id.get(key)
+    if state is None:
+        state = _State()
+        try:
+            weakref.finalize(response, _states_by_id.pop, key, None)
+        except TypeError:  # not weakly referable either: not kept
+            return state
+        _states_by_id[key] = state
+    return state
+
+
+def _soup_from_state(response: Any) -> Soup:
+    state = _state_of(response)
+    soup = state.soup
+    if soup is None:
+        soup = state.soup = _build_soup(response)
+        if state.stats is not None:
+            _count_truncated(response, soup, state.stats)
+    return soup
+
+
+def built_soup(response: object) -> Soup | None:
+    """The soup of ``response`` if a callback asked for it already, else None."""
+    try:
+        state = _states.get(response)
+    except TypeError:  # unhashable
+        state = _states_by_id.get(id(response))
+    return None if state is None else state.soup
+
+
+class SoupResponse(_MixinBase):
+    """What a soup response adds to its Scrapy class: ``.soup``, ``follow(tag)``.
+
+    Every response the downloader middleware hands on with a soup is an
+    instance of this class: :class:`SoupHtmlResponse`,
+    :class:`SoupXmlResponse`, or the subclass :func:`soup_class` made of
+    another plugin's response class. It is a mixin: never built on its own.
+    """
+
+    # No layout of its own, so that a response of the plain class can become
+    # one of its soup class in place (the middleware copies nothing).
+    __slots__ = ()
+
+    #: The class this one adds a soup to (named by ``to_dict()``).
+    _plain_class: ClassVar[type[Response]] = TextResponse
 
     @property
     def selector(self) -> Selector:
         """The response's Selector, as Scrapy builds it, even with a broken ``<base>``."""
-        if self._cached_selector is None:
-            from scrapy.selector import Selector
-
-            try:
-                self._cached_selector = Selector(self)
-            except ValueError:
-                if not _ignore_broken_base(self):
-                    raise
-                self._cached_selector = Selector(self)
-        return self._cached_selector
+        try:
+            return super().selector
+        except ValueError:
+            if not _ignore_broken_base(self):
+                raise
+            return super().selector
 
     def urljoin(self, url: str) -> str:
         """Join ``url`` to the page's base URL (its URL if the base is broken)."""
@@ -296,29 +454,39 @@ class _SoupResponse(TextResponse):
         then cached. Changing the soup changes what ``.css()``/``.xpath()`` see,
         and the other way round.
         """
-        if self._cached_soup is None:
-            soup = self._cached_soup = _build_soup(self)
-            if self._soup_stats is not None:
-                _count_truncated(self, soup, self._soup_stats)
-        return self._cached_soup
+        return _soup_from_state(self)
 
     def to_dict(self) -> dict[str, Any]:
-        """Describe the response as the plain Scrapy class it wraps.
+        """Describe the response as the plain class it adds a soup to.
 
         HTTP cache storages persist this; naming the plain class keeps a cache
         readable after scrapy_soup is uninstalled.
         """
         d = super().to_dict()
         plain = self._plain_class
-        d["_class"] = f"{plain.__module__}.{plain.__name__}"
+        d["_class"] = f"{plain.__module__}.{plain.__qualname__}"
         return d
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        # A class soup_class() made cannot be found by name: pickle names
+        # the plain class, and the unpickling process makes its soup class.
+        reduced: Any = super().__reduce_ex__(protocol)
+        cls = type(self)
+        if not cls.__dict__.get("_soup_class_made") or not isinstance(reduced, tuple):
+            return reduced
+        func, args, *rest = reduced
+        if not args or args[0] is not cls:
+            return reduced
+        return (_new_soup_response, (cls._plain_class, func, *args[1:]), *rest)
 
     def follow(self, url: Any, *args: Any, **kwargs: Any) -> Request:
         """Return a Request for ``url``, which may also be a soup Tag.
 
         A Tag gives its ``href`` (``<a>``, ``<link>``, ``<area>``) or its
         ``src`` (``<img>``, ``<iframe>``, …), as a parsel Selector of an
-        ``<a>`` gives its ``href``; a Tag with neither raises ValueError.
+        ``<a>`` gives its ``href``; a Tag with neither raises ValueError. A
+        link Scrapy cannot request (``mailto:``, ``javascript:``) raises
+        Scrapy's ``ValueError``, as that URL given as a string does.
         """
         return super().follow(_follow_url(url), *args, **kwargs)
 
@@ -328,113 +496,216 @@ class _SoupResponse(TextResponse):
         """Return Requests for ``urls``, which may also hold soup Tags.
 
         As for a parsel SelectorList, Tags without a URL are skipped, so
-        ``response.follow_all(soup.select("a"))`` works on any page.
+        ``response.follow_all(soup.select("a"))`` works on any page; as
+        Scrapy's LinkExtractor does, so are Tags whose link is neither
+        ``http(s)`` nor relative (``mailto:``, ``tel:``, ``javascript:``,
+        ``data:``) or does not make a valid URL, counted in
+        ``soup/links_skipped``.
         """
-        return super().follow_all(_follow_all_urls(urls), *args, **kwargs)
+        if (
+            urls is None
+            or isinstance(urls, (str, bytes, SelectorList))
+            or not hasattr(urls, "__iter__")
+            or "css" in kwargs
+            or "xpath" in kwargs
+        ):
+            # Scrapy's own cases (a SelectorList skips link-less selectors).
+            return super().follow_all(urls, *args, **kwargs)
+        return _follow_tags(self, urls, args, kwargs)
 
 
-class SoupHtmlResponse(_SoupResponse, HtmlResponse):
+class SoupHtmlResponse(SoupResponse, HtmlResponse):
     """An ``HtmlResponse`` with ``.soup``: an HTML-mode soup over the page's tree."""
 
     __slots__ = ()
     _plain_class = HtmlResponse
 
 
-class SoupXmlResponse(_SoupResponse, XmlResponse):
+class SoupXmlResponse(SoupResponse, XmlResponse):
     """An ``XmlResponse`` with ``.soup``: an XML-mode soup (bs4's ``"xml"``)."""
 
     __slots__ = ()
     _plain_class = XmlResponse
 
 
-# Soups of responses that are not ours, so that soup_of() returns the same
-# soup each time. The Soup must not refer back to its response (or the
-# response's selector), or the entry would keep its own key alive.
-_foreign_soups: weakref.WeakKeyDictionary[Response, Soup] = weakref.WeakKeyDictionary()
+# Plain class -> its soup class, made once per class (a class stays alive as
+# long as its module anyway).
+_made: dict[type[Response], type[SoupResponse]] = {
+    HtmlResponse: SoupHtmlResponse,
+    XmlResponse: SoupXmlResponse,
+}
 
 
-def soup_of(response: Response) -> Soup:
-    """Return the soup of any text response, with or without the middleware.
+def _is_text(cls: type[Response]) -> bool:
+    """Whether ``cls`` has a selector: a text response, or one with ``selector``."""
+    return issubclass(cls, TextResponse) or hasattr(cls, "selector")
 
-    For a :class:`SoupHtmlResponse`/:class:`SoupXmlResponse` this is
-    ``response.soup``. Any other ``TextResponse`` gets the same kind of view
-    over its selector's tree, cached per response. A non-text response raises
-    ``scrapy.exceptions.NotSupported``, as ``Response.css()`` does.
+
+def _has_selector(cls: type[Response]) -> bool:
+    """Whether ``cls.css()`` works on markup: a text response that is not JSON."""
+    return _is_text(cls) and not issubclass(cls, JsonResponse)
+
+
+def soup_class(cls: type[Response]) -> type[SoupResponse]:
+    """Return the soup class of a response class (made once, then the same class).
+
+    ``HtmlResponse`` gives :class:`SoupHtmlResponse`, ``XmlResponse``
+    :class:`SoupXmlResponse`, a soup class its own; any other class whose
+    ``.css()`` works (a ``TextResponse`` subclass, or one with a
+    ``selector``, as scrapy-splash's ``SplashJsonResponse``) a subclass of
+    it and :class:`SoupResponse`. A non-text response or a ``JsonResponse``
+    raises ``NotSupported``, as their ``.css()`` does.
     """
-    if isinstance(response, _SoupResponse):
-        return response.soup
-    if not isinstance(response, TextResponse):
+    if issubclass(cls, SoupResponse):
+        return cls
+    made = _made.get(cls)
+    if made is not None:
+        return made
+    if issubclass(cls, JsonResponse):
+        raise NotSupported(
+            f"Response content isn't HTML or XML ({cls.__name__} read as json)"
+        )
+    if not _has_selector(cls):
         raise NotSupported("Response content isn't text")
-    soup = _foreign_soups.get(response)
-    if soup is None:
-        soup = _foreign_soups[response] = _build_soup(response)
-    return soup
+
+    def body(namespace: dict[str, Any]) -> None:
+        namespace["__slots__"] = ()
+        namespace["__module__"] = __name__
+        namespace["_plain_class"] = cls
+        namespace["_soup_class_made"] = True
+        namespace["__doc__"] = f"{cls.__qualname__} with ``.soup`` (scrapy_soup)."
+
+    made = types.new_class(f"Soup{cls.__name__}", (SoupResponse, cls), exec_body=body)
+    return _made.setdefault(cls, made)
 
 
-def _any_response_soup(response: Response) -> Soup:
-    """The soup of a response the middleware did not wrap, as :func:`soup_of` gives it.
+def _new_soup_response(plain: type[Response], func: Any, *args: Any) -> Any:
+    """Unpickle a response of a made soup class (see ``SoupResponse.__reduce_ex__``)."""
+    return func(soup_class(plain), *args)
 
-    Installed as ``scrapy.http.Response.soup`` by :func:`install_response_soup`.
-    ``.soup`` then works wherever ``.css()`` works: on any text response
-    (JSON excepted), parsed on first access by the response's own selector. A
-    non-text response raises ``NotSupported("Response content isn't text")``,
-    the error ``Response.css()`` raises.
+
+def _become(response: Response, cls: type[SoupResponse]) -> SoupResponse:
+    """Make ``response`` an instance of ``cls``, in place when Python allows it.
+
+    ``cls`` subclasses the response's class (or, for a ``TextResponse``
+    found to hold HTML, ``HtmlResponse``) and adds no attribute: the same
+    object keeps its URL, body, request, headers and everything already
+    computed from them (decoded text, encoding, base URL, selector), and
+    nothing is copied. Where Python finds the layouts different (another
+    plugin's mixin class over Scrapy < 2.14's responses, which have a
+    ``__dict__``), a new object of ``cls`` gets the response's state, as
+    ``copy.copy()`` would give it: not ``replace()``, which runs the class's
+    ``__init__`` again (scrapy-splash's ``SplashJsonResponse`` would then
+    read its HTML body as JSON).
     """
-    return soup_of(response)
+    try:
+        response.__class__ = cls
+    except TypeError:
+        return _recast(response, cls)
+    assert isinstance(response, cls)
+    return response
 
 
-def install_response_soup() -> bool:
-    """Give every Scrapy ``Response`` a ``.soup`` (once); tell whether it is there.
+def _recast(response: Response, cls: type[SoupResponse]) -> SoupResponse:
+    """A new ``cls`` object with the state of ``response`` (``copy.copy()``'s way)."""
+    state: Any = response.__reduce_ex__(2)[2]
+    recast = cls.__new__(cls)
+    slots: dict[str, Any] = {}
+    if isinstance(state, tuple):
+        state, slots = state
+    for name, value in [*(state or {}).items(), *(slots or {}).items()]:
+        object.__setattr__(recast, name, value)
+    return recast
 
-    :class:`SoupHtmlResponse`/:class:`SoupXmlResponse` keep their own ``.soup``;
-    this one serves every other response in a callback, so that
-    ``response.soup`` on an image, a PDF or a JSON document raises Scrapy's
-    ``NotSupported`` (as ``response.css()`` does) and never AttributeError.
-    Idempotent; an existing ``soup`` attribute of ``Response`` (another
-    plugin's) is left alone, and then False is returned.
+
+def soup_response(response: Response) -> SoupResponse:
+    """Give a Scrapy response ``.soup``, ``follow(tag)`` and ``follow_all(tags)``.
+
+    What the downloader middleware does to each response it hands on, for a
+    response made some other way (a test, ``scrapy shell`` with the plugin
+    off, another plugin's): the response becomes an instance of its
+    :func:`soup_class`, in place (nothing is copied, the same object is
+    returned). A soup response is returned as it is; a non-text response or
+    a ``JsonResponse`` raises ``NotSupported``.
+
+    >>> from scrapy.http import HtmlResponse
+    >>> response = soup_response(HtmlResponse("https://example.com", body=b"<a href=x>"))
+    >>> type(response).__name__, response.soup.a["href"]
+    ('SoupHtmlResponse', 'x')
     """
-    current = Response.__dict__.get("soup")
-    if isinstance(current, property) and current.fget is _any_response_soup:
-        return True
-    if hasattr(Response, "soup"):
-        return False
-    # Monkey-patching Scrapy's base class is the only way for a response the
-    # middleware does not replace (non-text, JSON, other plugins' classes,
-    # meta["soup"] = False) to answer ``.soup`` at all.
-    setattr(Response, "soup", property(_any_response_soup))  # noqa: B010
-    return True
+    return _become(response, soup_class(type(response)))
 
 
-def install_tag_follow() -> None:
-    """Let ``follow()``/``follow_all()`` of every ``TextResponse`` take soup Tags.
+@overload
+def soup_of(response: Response | SelectableResponse) -> Soup: ...
+@overload
+def soup_of(response: SelectorList[Any]) -> ResultSet[Tag]: ...
+def soup_of(
+    response: Response | SelectableResponse | SelectorList[Any],
+) -> Soup | ResultSet[Tag]:
+    """Return the soup of any response whose ``.css()`` works, wrapped or not.
 
-    The middleware gives its own responses this; other plugins' responses
-    (scrapy-zyte-api's, scrapy-splash's: ``TextResponse`` subclasses it
-    leaves alone) inherit Scrapy's, which passes a Tag on to ``urljoin()``
-    and fails with "Cannot mix str and non-str arguments". So Scrapy's own
-    methods are wrapped, once: a Tag becomes its URL, anything else goes to
-    the original method unchanged. A subclass that overrides them keeps its
-    own.
+    For a :class:`SoupResponse` this is ``response.soup``. Any other Scrapy
+    ``TextResponse`` (or response with a selector), and web-poet's
+    ``HttpResponse`` (or anything with parsel's ``.selector``, ``.text`` and
+    ``.url``, page objects too), gets the same kind of view over its
+    selector's tree, cached per response. A non-text response raises
+    ``scrapy.exceptions.NotSupported``, as ``Response.css()`` does, and so
+    does a JSON one. A parsel ``SelectorList`` (``response.css("p")``) gives
+    its elements' Tags, those of ``response.soup``, as a ``ResultSet`` (as
+    ``Soup(selector_list)``).
     """
-    follow: Any = TextResponse.follow
-    if getattr(follow, "_soup_tags", False):
-        return
+    if isinstance(response, SelectorList):
+        from scrapy_soup._tree._soup import tags_of_selectors
 
-    @functools.wraps(follow)
-    def follow_tags(self: TextResponse, url: Any, *args: Any, **kwargs: Any) -> Any:
-        return follow(self, _follow_url(url), *args, **kwargs)
+        return tags_of_selectors(response)
+    if isinstance(response, SoupResponse):
+        return response.soup
+    if isinstance(response, Response) and not _is_text(type(response)):
+        raise NotSupported("Response content isn't text")
+    return _soup_from_state(response)
 
-    follow_all: Any = TextResponse.follow_all
 
-    @functools.wraps(follow_all)
-    def follow_all_tags(
-        self: TextResponse, urls: Any = None, *args: Any, **kwargs: Any
-    ) -> Any:
-        return follow_all(self, _follow_all_urls(urls), *args, **kwargs)
+def hand_on(
+    response: Response, stats: StatsCollector | None, sniff_html: bool
+) -> Response:
+    """The response the downloader middleware hands on: with ``.soup`` if it can have one.
 
-    follow_tags._soup_tags = True  # type: ignore[attr-defined]
-    follow_all_tags._soup_tags = True  # type: ignore[attr-defined]
-    # Monkey-patching, as for ``Response.soup``: the only way to reach
-    # responses of classes scrapy_soup does not create.
-    setattr(TextResponse, "follow", follow_tags)  # noqa: B010
-    setattr(TextResponse, "follow_all", follow_all_tags)  # noqa: B010
+    Exact ``HtmlResponse``/``XmlResponse`` become :class:`SoupHtmlResponse`/
+    :class:`SoupXmlResponse`; a ``TextResponse`` whose body starts like HTML
+    a :class:`SoupHtmlResponse` (with ``sniff_html``); another plugin's class
+    whose ``.css()`` works its :func:`soup_class`. Non-text responses, JSON,
+    Scrapy's ``TextResponse`` and soup responses pass as they are.
+    """
+    cls = _crawl_classes.get(type(response), _UNKNOWN)
+    if cls is _UNKNOWN:
+        cls = _crawl_classes[type(response)] = _crawl_class(type(response))
+    if cls is None:
+        if not (
+            sniff_html
+            and type(response) is TextResponse
+            and looks_like_html(response.body)
+        ):
+            return response
+        cls = SoupHtmlResponse
+    assert isinstance(cls, type)
+    wrapped = _become(response, cls)
+    if stats is not None:
+        stats.inc_value(RESPONSES_WRAPPED)
+        _states[wrapped] = _State(stats)
+    return wrapped
+
+
+_UNKNOWN = object()
+# Response class -> the class the middleware makes of it (None: none).
+_crawl_classes: dict[type, object] = {}
+
+
+def _crawl_class(cls: type[Response]) -> type[SoupResponse] | None:
+    if (
+        issubclass(cls, SoupResponse)
+        or cls in (Response, TextResponse)
+        or not _has_selector(cls)
+    ):
+        return None
+    return soup_class(cls)

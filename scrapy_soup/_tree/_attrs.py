@@ -240,26 +240,48 @@ def to_attribute_string(value: Any) -> str:
     return str(value)
 
 
-#: Every attribute node of an element (see `attribute_items`).
-_ALL_ATTRIBUTES = etree.XPath("@*")
-#: Below this many attributes lxml's own items() is the faster call.
-_MANY_ATTRIBUTES = 64
+#: An element's attribute values, in the order of ``el.keys()``.
+_ATTRIBUTE_VALUES = etree.XPath("@*", smart_strings=False)
+#: Up to this many attributes lxml's own items() is the faster call.
+_MANY_ATTRIBUTES = 32
 
 
-def attribute_items(el: etree._Element) -> list[tuple[str, str]]:
-    """``el.items()`` in linear time, for elements with thousands of attributes.
+def attribute_items(
+    el: etree._Element, keys: list[str] | None = None
+) -> list[tuple[str, str]]:
+    """``el.items()`` in time linear in the number of attributes.
 
-    lxml's items() looks each value up by name, a scan of the element's
-    attribute list each: quadratic on a tag with 50,000 attributes.  XPath
-    returns the attribute nodes with their values.  Names are as items()
-    gives them (``{ns}local`` for a namespaced attribute).
+    lxml reads each value by looking its name up in the element's list of
+    attributes, so ``items()`` is quadratic: 50,000 attributes on one tag
+    took seconds to print.  The names and, through XPath, the values are
+    each one pass over that list, in the same order.  *keys*, when the
+    caller has them, are ``el.keys()``.  Names are as items() gives them
+    (``{ns}local`` for a namespaced attribute).
     """
-    # Counted without building the list of names (keys() would be a third
-    # of the cost of items() for a usual tag).
-    if len(el.attrib) < _MANY_ATTRIBUTES:
+    # Counted without building the list of names when not given (keys()
+    # would be a third of the cost of items() for a usual tag).
+    if (len(el.attrib) if keys is None else len(keys)) <= _MANY_ATTRIBUTES:
         return el.items()
-    found: Any = _ALL_ATTRIBUTES(el)
-    return [(value.attrname, str(value)) for value in found]
+    values: Any = _ATTRIBUTE_VALUES(el)
+    return list(zip(el.keys() if keys is None else keys, values, strict=True))
+
+
+def write_attributes(el: etree._Element, items: Iterable[tuple[str, str]]) -> int:
+    """Clear *el*'s attributes and set *items* again, in order; return how many were set.
+
+    The one way to remove names lxml refuses to look up (control characters
+    libxml2 kept), or to change the attributes' order.  An item lxml
+    refuses to write (such a character in its name or value) is left out.
+    """
+    el.attrib.clear()
+    written = 0
+    for key, value in items:
+        try:
+            el.set(key, value)
+        except ValueError:
+            continue
+        written += 1
+    return written
 
 
 def lxml_name(name: str) -> str:
@@ -320,13 +342,10 @@ def delete_attribute(el: etree._Element, name: str, is_xml: bool) -> bool:
         items = attribute_items(el)
         if all(key != name for key, _ in items):
             return False
-        attrib.clear()
-        for key, value in items:
-            if key != name:
-                try:
-                    el.set(key if is_xml else lxml_name(key), value)
-                except ValueError:
-                    continue
+        write_attributes(
+            el,
+            [(k if is_xml else lxml_name(k), v) for k, v in items if k != name],
+        )
         return True
 
 
@@ -342,26 +361,22 @@ def wrap_value(el: Any, key: str, value: str, is_xml: bool) -> str | AttributeVa
     return value
 
 
-class AttrsView(MutableMapping[str, str | AttributeValueList]):
-    """``tag.attrs``: a live mapping over an lxml element's attributes."""
+class AttributeReading:
+    """``obj[key]`` and ``obj.get(key, default)`` of an attribute, for `Tag` and `AttrsView`.
 
-    __slots__ = ("_el", "_is_xml")
+    Both read through ``_value`` (None: no such attribute).
+    """
 
-    def __init__(self, el: etree._Element, is_xml: bool) -> None:
-        self._el = el
-        self._is_xml = is_xml
+    __slots__ = ()
 
-    def _wrap_value(self, key: str, value: str) -> str | AttributeValueList:
-        return wrap_value(self._el, key, value, self._is_xml)
-
-    def _raw(self, key: str) -> str | None:
-        return get_attribute(self._el, key, self._is_xml)
+    def _value(self, key: str) -> str | AttributeValueList | None:
+        raise NotImplementedError
 
     def __getitem__(self, key: str) -> str | AttributeValueList:
-        value = self._raw(key)
+        value = self._value(key)
         if value is None:
             raise KeyError(key)
-        return self._wrap_value(key, value)
+        return value
 
     @overload
     def get(
@@ -372,10 +387,25 @@ class AttrsView(MutableMapping[str, str | AttributeValueList]):
     def get(
         self, key: str, default: _D | None = None
     ) -> str | AttributeValueList | _D | None:
-        value = self._raw(key)
+        """The attribute's value, or ``default`` (a list for a multi-valued one in HTML)."""
+        value = self._value(key)
+        return default if value is None else value
+
+
+class AttrsView(AttributeReading, MutableMapping[str, str | AttributeValueList]):
+    """``tag.attrs``: a live mapping over an lxml element's attributes."""
+
+    __slots__ = ("_el", "_is_xml")
+
+    def __init__(self, el: etree._Element, is_xml: bool) -> None:
+        self._el = el
+        self._is_xml = is_xml
+
+    def _value(self, key: str) -> str | AttributeValueList | None:
+        value = get_attribute(self._el, key, self._is_xml)
         if value is None:
-            return default
-        return self._wrap_value(key, value)
+            return None
+        return wrap_value(self._el, key, value, self._is_xml)
 
     def __setitem__(self, key: str, value: object) -> None:
         # bs4 stores the name as given: in HTML, "{x}y" is a name, not a
@@ -394,7 +424,10 @@ class AttrsView(MutableMapping[str, str | AttributeValueList]):
         return len(self._el.attrib)
 
     def __contains__(self, key: object) -> bool:
-        return isinstance(key, str) and self._raw(key) is not None
+        return (
+            isinstance(key, str)
+            and get_attribute(self._el, key, self._is_xml) is not None
+        )
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, (dict, AttrsView)):

@@ -19,19 +19,22 @@ from typing import Any
 
 from lxml import etree
 
+from ._cache import LRU
+
 #: Above this many node comparisons, libxml2's merge costs more than a walk.
 _MERGE_IN_C_LIMIT = 200_000
 
-_UNIONS: dict[int, Any] = {}
+_UNIONS = LRU(64)
 
 
 def _union_of(count: int) -> Any:
     """A compiled ``$v0 | $v1 | ...`` of ``count`` node-set variables."""
-    found = _UNIONS.get(count)
-    if found is None:
-        expr = " | ".join(f"$v{i}" for i in range(count))
-        found = _UNIONS[count] = etree.XPath(expr, smart_strings=False)
-    return found
+    return _UNIONS.get_or_make(
+        count,
+        lambda: etree.XPath(
+            " | ".join(f"$v{i}" for i in range(count)), smart_strings=False
+        ),
+    )
 
 
 def merge_group(

@@ -8,13 +8,13 @@ recursion limit.  The pretty-printing state machine is bs4's
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, cast
 
 from lxml import etree
 
-from ._attrs import is_multi_valued, split_value
+from ._attrs import attribute_items, is_multi_valued, split_value
+from ._cache import LRU
 from ._classes import classes
 from ._formatter import Formatter, formatter_for_name
 from ._identity import cached_string, cached_wrapper, wrap
@@ -34,6 +34,7 @@ from ._tables import (
     VOID_ELEMENTS,
 )
 from ._text import TextContext, node_raw_text, normalize_text, text_string
+from ._write import fast_decode, meta_substitution
 
 if TYPE_CHECKING:
     from ._document import Document
@@ -41,8 +42,6 @@ if TYPE_CHECKING:
     from ._tag import Tag
 
 START, END, EMPTY, STRING = 0, 1, 2, 3
-
-_CHARSET_RE = re.compile(r"((^|;)\s*charset=)([^;]*)", re.M)
 
 
 def _node_string(node: Any, walk: TextContext) -> tuple[str, type[NavigableString]]:
@@ -210,28 +209,6 @@ def _tree_events(
         yield (STRING, str(node), type(node), None, node, None)
 
 
-#: An element's attribute values, in the order of ``el.keys()``.
-_ATTRIBUTE_VALUES = etree.XPath("@*", smart_strings=False)
-_MANY_ATTRIBUTES = 32
-
-
-def attribute_pairs(el: Any) -> list[tuple[str, str]]:
-    """``el.items()``, in time linear in the number of attributes.
-
-    lxml reads each value by looking its name up in the element's list of
-    attributes, so ``items()`` is quadratic: 50,000 attributes on one tag
-    took seconds to print.  The names and, through XPath, the values are
-    each one pass over that list, in the same order.
-    """
-    keys = el.keys()
-    if len(keys) <= _MANY_ATTRIBUTES:
-        return el.items()  # type: ignore[no-any-return]
-    values = _ATTRIBUTE_VALUES(el)
-    if len(values) != len(keys):  # pragma: no cover - libxml2 lists every one
-        return el.items()  # type: ignore[no-any-return]
-    return list(zip(keys, values, strict=True))
-
-
 def _attribute_items(
     el: Any, is_xml: bool, own: list[tuple[str, str]] | None = None
 ) -> list[tuple[str, Any]]:
@@ -241,7 +218,7 @@ def _attribute_items(
     tag = el.tag
     return [
         (k, split_value(v) if is_multi_valued(tag, k) else v)
-        for k, v in attribute_pairs(el)
+        for k, v in attribute_items(el)
     ]
 
 
@@ -257,7 +234,7 @@ def xml_attribute_items(
     100,000-deep document was quadratic) is read only for prefixed attributes.
     """
     items: list[tuple[str, str]] = []
-    pairs = attribute_pairs(el)
+    pairs = attribute_items(el)
     qualified = any(key[0] == "{" for key, _ in pairs)
     nsmap = el.nsmap if qualified or own is None or own else {}
     inverse = {uri: prefix for prefix, uri in nsmap.items()}
@@ -276,31 +253,6 @@ def xml_attribute_items(
     for prefix, uri in nsmap.items():
         if inherited.get(prefix) != uri:
             items.append(("xmlns:" + prefix if prefix else "xmlns", uri))
-    return items
-
-
-def _meta_substitution(
-    el: Any, items: list[tuple[str, Any]], eventual_encoding: str
-) -> list[tuple[str, Any]]:
-    """bs4 rewrites a ``<meta>``'s declared charset to the output encoding."""
-    attrs = dict(items)
-    if "charset" in attrs:
-        value = (
-            "" if eventual_encoding in PYTHON_SPECIFIC_ENCODINGS else eventual_encoding
-        )
-        return [(k, value if k == "charset" else v) for k, v in items]
-    content = attrs.get("content")
-    http_equiv = attrs.get("http-equiv")
-    if (
-        content is not None
-        and http_equiv is not None
-        and http_equiv.lower() == "content-type"
-    ):
-        if eventual_encoding in PYTHON_SPECIFIC_ENCODINGS:
-            new = _CHARSET_RE.sub("", content)
-        else:
-            new = _CHARSET_RE.sub(lambda m: m.group(1) + eventual_encoding, content)
-        return [(k, new if k == "content" else v) for k, v in items]
     return items
 
 
@@ -392,7 +344,7 @@ class _Renderer:
                     and tag == "meta"
                     and self.eventual_encoding is not None
                 ):
-                    items = _meta_substitution(el, items, self.eventual_encoding)
+                    items = meta_substitution(items, self.eventual_encoding)
                 items = sorted(
                     (k, (None if self.booleans and v == "" else v)) for k, v in items
                 )
@@ -457,7 +409,12 @@ def render(
     formatter: Any,
     contents_only: bool,
 ) -> str:
-    """bs4's ``Tag.decode`` over the view."""
+    """bs4's ``Tag.decode`` over the view (`_write.fast_decode` when it can)."""
+    written = fast_decode(
+        node, indent_level, eventual_encoding, formatter, contents_only
+    )
+    if written is not None:
+        return written
     doc = node._document()
     is_xml = doc is not None and doc._mode == "xml"
     # The soup's ``is_xml`` (which a user may set) picks the formatter and the
@@ -536,7 +493,7 @@ _MAIN_TEXT_PLAIN = etree.XPath(_MAIN_TEXT.path, smart_strings=False)
 _STRING_CONTAINER_TAGS = ("script", "style", "template", "rt", "rp")
 _SCANNED_TAGS = (*_STRING_CONTAINER_TAGS, *PRESERVE_WHITESPACE_TAGS)
 #: `_marked_text`'s XPaths, by the set of marker tag names.
-_MARKED: dict[frozenset[str], etree.XPath] = {}
+_MARKED = LRU(64)
 
 
 def _marked_text(el: Any, keep_pre: bool) -> tuple[list[str], list[int]] | None:
@@ -557,10 +514,10 @@ def _marked_text(el: Any, keep_pre: bool) -> tuple[list[str], list[int]] | None:
     if not found:
         return _ALL_TEXT_PLAIN(el), []
     key = frozenset([m.tag for m in found])
-    select = _MARKED.get(key)
-    if select is None:
-        steps = ["descendant::text()", *(f"descendant::{name}" for name in sorted(key))]
-        select = _MARKED[key] = etree.XPath(" | ".join(steps), smart_strings=False)
+    steps = ["descendant::text()", *(f"descendant::{name}" for name in sorted(key))]
+    select = _MARKED.get_or_make(
+        key, lambda: etree.XPath(" | ".join(steps), smart_strings=False)
+    )
     items: list[Any] = select(el)
     index = items.index
     out: list[str] = []

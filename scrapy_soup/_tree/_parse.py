@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import secrets
+import threading
 from collections import Counter
 from collections.abc import Callable
 from typing import Any, AnyStr
@@ -265,14 +266,40 @@ def html_parser(encoding: str | None = None, target: Any = None) -> etree.HTMLPa
     ``target``: a parser target to feed instead of building a tree (`_deep`).
     """
     # lxml-stubs type a parser with a target apart (CustomTargetParser).
-    return etree.HTMLParser(  # type: ignore[return-value]
-        recover=True,
-        huge_tree=True,
-        default_doctype=False,
-        no_network=True,
-        encoding=encoding,
-        target=target,
+    return etree.HTMLParser(  # type: ignore[no-any-return]
+        **_PARSER_SETTINGS, default_doctype=False, encoding=encoding, target=target
     )
+
+
+#: What the HTML and XML parsers share: recover from errors as browsers and
+#: bs4 do; huge_tree lifts libxml2's depth (256) and 10 MB text limits, as
+#: bs4's builders have them lifted; never fetch anything.
+_PARSER_SETTINGS: dict[str, Any] = {
+    "recover": True,
+    "huge_tree": True,
+    "no_network": True,
+}
+
+
+def utf8_html_parser() -> etree.HTMLParser:
+    """`html_parser` reading UTF-8, one per thread (an lxml parser is not
+    shared between threads): the parser of text, made once."""
+    parser: etree.HTMLParser | None = getattr(_PARSERS, "html", None)
+    if parser is None:
+        parser = _PARSERS.html = html_parser("utf-8")
+    return parser
+
+
+#: Per thread: the UTF-8 HTML parser (`utf8_html_parser`).
+_PARSERS = threading.local()
+
+
+def fragment_body(document: bytes) -> Any:
+    """The element holding the fragment's nodes in ``document`` (`fragment_container`):
+    its ``<body>``, parsed by `utf8_html_parser`."""
+    root = etree.fromstring(document, utf8_html_parser())
+    body = root.find("body")
+    return body if body is not None else root
 
 
 def utf8(text: str) -> tuple[str, bytes]:
@@ -656,14 +683,11 @@ def xml_parser(encoding: str | None = None, target: Any = None) -> etree.XMLPars
     ``encoding`` overrides the document's declaration (text we encoded);
     ``target``: a parser target to feed instead of building a tree (`_deep`).
     """
-    # huge_tree lifts libxml2's depth (256) and 10 MB text limits, as bs4's
-    # XML builder has them lifted; entities are still never expanded.
+    # Entities are never expanded (`_xml_entities` does it within a budget).
     # lxml-stubs type a parser with a target apart (CustomTargetParser).
     return etree.XMLParser(  # type: ignore[return-value]
-        recover=True,
-        huge_tree=True,
+        **_PARSER_SETTINGS,
         resolve_entities=False,
-        no_network=True,
         load_dtd=False,
         strip_cdata=True,
         remove_blank_text=False,

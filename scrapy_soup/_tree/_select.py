@@ -17,6 +17,7 @@ from cssselect import parse as _parse_css
 from lxml import etree
 
 from . import _groups, _strainer
+from ._cache import LRU
 from ._css import SelectorError, SelectorSyntaxError, SoupSieveTranslator
 from ._identity import wrap_all
 from ._xpath import NS
@@ -44,7 +45,8 @@ class CompiledSelector:
         self.parts = parts
         self.extensions = extensions
         self.namespaces = namespaces
-        self._xpaths: dict[tuple[str, bool, int | None], Any] = {}
+        #: Compiled by form of use and part (a few per selector in practice).
+        self._xpaths = LRU(256)
 
     def _union(self, axis: str, world: str, part: int | None = None) -> str:
         # The world test after the condition: it walks the ancestors, and
@@ -88,10 +90,12 @@ class CompiledSelector:
         union of one step per selector (document order, no duplicates);
         ``part`` gives the step of one selector of the group alone.
         """
-        key = (form, world, part)
-        found = self._xpaths.get(key)
-        if found is not None:
-            return found
+        return self._xpaths.get_or_make(
+            (form, world, part), lambda: self._compile(form, world, part)
+        )
+
+    def _compile(self, form: str, world: bool, part: int | None) -> Any:
+        """`xpath` compiled (not yet kept)."""
         in_world = "[count(ancestor::template) = $tk]" if world else ""
         if form in ("select", "first"):
             expr = self._union("descendant", in_world, part)
@@ -128,7 +132,6 @@ class CompiledSelector:
             raise SelectorError(
                 f"cannot use the CSS selector {self.selector!r}: {exc}"
             ) from exc
-        self._xpaths[key] = compiled
         return compiled
 
 

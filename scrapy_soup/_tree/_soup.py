@@ -22,7 +22,7 @@ from ._builder import TreeBuilderInfo, warn_if_xml
 from ._classes import classes
 from ._document import Document
 from ._encodings import decode_excluding
-from ._identity import remember, wrap
+from ._identity import Ref, _ref, remember, wrap
 from ._node import PageElement
 from ._parse import (
     ATTRIBUTE_REDEFINED,
@@ -37,6 +37,7 @@ from ._parse import (
     mode_for,
     replace_surrogate_references,
     utf8,
+    utf8_html_parser,
     xml_parser,
 )
 from ._parse_only import strain
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
     from typing import TypeAlias
 
     import parsel
+    from typing_extensions import Self
 
     from ._attrs import AttributeValueList, AttrsView
     from ._strainer import ElementFilter
@@ -66,6 +68,7 @@ if TYPE_CHECKING:
         | etree._Element
         | etree._ElementTree
         | parsel.Selector
+        | parsel.SelectorList[Any]
     )
 
 
@@ -258,6 +261,25 @@ class Soup(DocumentNode):
 
     __slots__ = ()
 
+    @overload
+    def __new__(  # type: ignore[misc]
+        cls, markup: parsel.SelectorList[Any], *args: Any, **kwargs: Any
+    ) -> ResultSet[Tag]: ...
+    @overload
+    def __new__(cls, markup: Markup = "", *args: Any, **kwargs: Any) -> Self: ...
+    def __new__(cls, markup: object = "", *args: Any, **kwargs: Any) -> Any:
+        """A parsel ``SelectorList`` gives its elements' Tags, not a new soup.
+
+        ``Soup(response.css("p"))`` is a `ResultSet` of the Tags
+        ``response.soup.find_all("p")`` gives: those of the soup already
+        made over the same tree (`tags_of_selectors`).  (pyright reads the
+        overloads; mypy reads ``__init__`` and types the call as a `Soup`:
+        typed code can call ``soup_of(selector_list)``, typed precisely.)
+        """
+        if isinstance(markup, list) and hasattr(markup, "xpath"):
+            return tags_of_selectors(markup)
+        return super().__new__(cls)
+
     def __init__(
         self,
         markup: Markup = "",
@@ -307,6 +329,7 @@ class Soup(DocumentNode):
             self._parse(markup, from_encoding)
         else:
             self._adopt(markup)
+        _register(doc)
         if parse_only is not None:
             strain(self, parse_only)
 
@@ -371,7 +394,7 @@ class Soup(DocumentNode):
         """
         # One read of the bytes: libxml2's push parser (``feed``, ``close``)
         # took 5% longer for the same tree.
-        root = etree.fromstring(document, html_parser("utf-8"))
+        root = etree.fromstring(document, utf8_html_parser())
         self._keep_deep(root, document, b"", "utf-8")
         body = root.find("body")
         return body if body is not None else root
@@ -609,6 +632,65 @@ def _copy_edited_contents(source: Soup, clone: Soup) -> None:
     new.clear()
     for child in old.contents:
         new.append(copy.copy(child))
+
+
+#: The live document over each tree, by the tree's top element (the
+#: first soup made over it, while it lives): how a parsel ``SelectorList``
+#: finds the soup a Scrapy response already has, so that its Tags are that
+#: soup's (same document, same base URL, same ``parent`` chain).
+_DOCUMENTS: dict[Any, Ref] = {}
+
+
+def _register(doc: Document) -> None:
+    """Make ``doc`` the document `tags_of_selectors` finds for its tree."""
+    el = doc._el
+    if el is not None:  # a fragment: its container is inside the tree
+        top = el.getroottree().getroot()
+    else:
+        top = doc._root
+        if top is None or top.getparent() is not None:
+            return  # empty, or a subtree's soup: not the whole tree's
+    ref = _DOCUMENTS.get(top)
+    if ref is not None and ref() is not None:
+        return
+    _DOCUMENTS[top] = _ref(doc, _forget_document, top)
+
+
+def _forget_document(dead: Ref) -> None:
+    if _DOCUMENTS.get(dead.key) is dead:
+        del _DOCUMENTS[dead.key]
+
+
+def tags_of_selectors(selectors: Iterable[Any]) -> ResultSet[Tag]:
+    """The Tags of parsel Selectors' elements, in their order, as a `ResultSet`.
+
+    Each element's Tag is the one the soup already made over its tree gives
+    (a Scrapy response's ``response.soup``), so ``Soup(response.css("p"))``
+    equals ``response.soup.find_all("p")`` and its Tags' parents lead up to
+    that soup; a tree no soup views yet gets one (HTML or XML as the
+    selector's ``type``). Selections that are not elements (``::text``,
+    ``@href``) raise TypeError: their Selectors hold plain strings.
+    """
+    made: list[Soup] = []  # soups made here live until the Tags are wrapped
+    out: list[Tag] = []
+    for selector in selectors:
+        el = getattr(selector, "root", selector)
+        if not isinstance(el, etree._Element):
+            raise TypeError(
+                "Soup() of a SelectorList takes element selections; this one "
+                f"holds {type(el).__name__} {el!r} (select elements, not "
+                "::text or @attributes)"
+            )
+        top = el.getroottree().getroot()
+        ref = _DOCUMENTS.get(top)
+        doc = ref() if ref is not None else None
+        if doc is None:
+            kind = "xml" if getattr(selector, "type", "html") == "xml" else "html"
+            soup = Soup(top, kind)
+            made.append(soup)
+            doc = soup._doc
+        out.append(wrap(el, doc))
+    return ResultSet(None, out)
 
 
 def _rebuild(markup: str, mode: str, base_url: str | None) -> Soup:

@@ -10,13 +10,14 @@ from __future__ import annotations
 import warnings
 import weakref
 from collections.abc import Collection, Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, overload
+from typing import TYPE_CHECKING, Any, ClassVar, overload
 
 from lxml import etree
 
 from ._attrs import (
     CDATA_LIST_ATTRIBUTES,
     META_KEYS,
+    AttributeReading,
     AttrsView,
     delete_attribute,
     wrap_value,
@@ -30,13 +31,14 @@ from ._tables import PRESERVE_WHITESPACE_TAGS, VOID_ELEMENTS
 from ._text import child_nodes, forget_contexts, iter_descendants, small_text_values
 
 if TYPE_CHECKING:
+    import parsel
+
     from ._attrs import AttributeValueList
     from ._document import Document
     from ._formatter import FormatterOrName
     from ._node import StringTypes
     from ._soup import Soup
 
-_D = TypeVar("_D")
 
 #: Every attribute name that is multi-valued on some tag: ``tag["href"]``
 #: returns lxml's value without reading the tag's name.
@@ -83,7 +85,7 @@ def _set_extra(tag: Tag, name: str, value: object) -> None:
     values[name] = value
 
 
-class Tag(PageElement):
+class Tag(AttributeReading, PageElement):
     """An element of the page, wrapping one lxml element (bs4's ``Tag``)."""
 
     # ``__dict__``: attributes of your own (``tag.seen = True``), as on bs4's
@@ -136,6 +138,36 @@ class Tag(PageElement):
 
     def _document(self) -> Document | None:
         return self._doc
+
+    @property
+    def selector(self) -> parsel.Selector:
+        """A parsel ``Selector`` over this tag's lxml element: no copy, no parse.
+
+        ``.css()``, ``.xpath()`` and an ``ItemLoader(selector=...)`` run on
+        the very tree the soup views, so an edit through either is seen by
+        the other; ``.root`` is the element itself, the one parsel's and
+        Scrapy's ``response.css()`` return for the same node. Of a whole
+        soup, the selector is over its root element (``<html>``), as a
+        response's ``selector`` is. bs4 has no such attribute (``tag.selector``
+        is not a search for a ``<selector>`` child here).
+
+        >>> from scrapy_soup import Soup
+        >>> soup = Soup('<div><p class="x">Hi</p></div>')
+        >>> soup.div.selector.css("p.x::text").get()
+        'Hi'
+        >>> soup.p.selector.root is soup.div.selector.css("p")[0].root
+        True
+        """
+        from parsel import Selector
+
+        doc = self._doc
+        el = self._el
+        if el is None and doc is not None:
+            el = doc._root  # a whole document: its root element
+        if el is None:
+            raise ValueError("an empty document has no element to select from")
+        kind = "xml" if doc is not None and doc.is_xml else "html"
+        return Selector(root=el, type=kind)
 
     @property
     def hidden(self) -> bool:
@@ -198,22 +230,20 @@ class Tag(PageElement):
         for key, item in dict(value or {}).items():
             view[key] = item
 
-    def __getitem__(self, key: str) -> str | AttributeValueList:
+    def _value(self, key: str) -> str | AttributeValueList | None:
         # The common case without building an `AttrsView`: a str value.
         # A name starting with "{" is not a namespace to the HTML parser
         # (`AttrsView`); lxml would read "{}src" as "src".
         el = self._el
         if key[:1] == "{":
-            return self.attrs[key]
+            return self.attrs.get(key)
         try:
             value: str | None = el.get(key)
         except (AttributeError, TypeError, ValueError):  # a soup; odd keys
-            return self.attrs[key]
-        if value is None:
-            raise KeyError(key)
-        if key in _SPECIAL_KEYS:  # a list, or a <meta>'s charset (HTML)
-            return wrap_value(el, key, value, self._is_xml)
-        return value
+            return self.attrs.get(key)
+        if value is None or key not in _SPECIAL_KEYS:
+            return value
+        return wrap_value(el, key, value, self._is_xml)  # a list, a <meta> charset
 
     def __setitem__(self, key: str, value: object) -> None:
         self.attrs[key] = value
@@ -221,29 +251,6 @@ class Tag(PageElement):
     def __delitem__(self, key: str) -> None:
         # bs4: deleting a missing attribute is not an error.
         delete_attribute(self._el, key, self._is_xml)
-
-    @overload
-    def get(
-        self, key: str, default: None = None
-    ) -> str | AttributeValueList | None: ...
-    @overload
-    def get(self, key: str, default: _D) -> str | AttributeValueList | _D: ...
-    def get(
-        self, key: str, default: _D | None = None
-    ) -> str | AttributeValueList | _D | None:
-        """The attribute's value, or ``default`` (a list for a multi-valued one in HTML)."""
-        el = self._el
-        if key[:1] == "{":
-            return self.attrs.get(key, default)
-        try:
-            value: str | None = el.get(key)
-        except (AttributeError, TypeError, ValueError):  # a soup; odd keys
-            return self.attrs.get(key, default)
-        if value is None:
-            return default
-        if key in _SPECIAL_KEYS:  # a list, or a <meta>'s charset (HTML)
-            return wrap_value(el, key, value, self._is_xml)
-        return value
 
     def get_attribute_list(
         self, key: str, default: str | list[str] | None = None

@@ -10,10 +10,11 @@ replacement text is plain text (after expanding the entities it uses, and
 character references) are replaced in the source by that text, escaped,
 in element content and quoted attribute values, never in comments, CDATA
 sections, processing instructions or the DTD.  Everything substituted
-counts against a budget (`budget`): an entity whose text would exceed it
-(an exponential "billion laughs" one, or a quadratic blow-up) or that
-refers to itself is refused, its references dropped and the soup marked
-truncated.  Entities whose text holds markup are dropped, as before.
+counts against a budget (`budget`) relative to the document's size, as
+libxml2 bounds its own expansion: an entity whose text would exceed it (an
+exponential "billion laughs" one, or a quadratic blow-up) or that refers to
+itself is refused, its references dropped and the soup marked truncated.
+Entities whose text holds markup are dropped, as before.
 """
 
 from __future__ import annotations
@@ -23,10 +24,24 @@ from typing import Any
 
 from lxml import etree
 
-#: At least this many characters of entity text may be substituted per document.
+# The budget follows libxml2's guard against "billion laughs" (parser.c,
+# xmlParserEntityCheck): past XML_PARSER_ALLOWED_EXPANSION (1,000,000) bytes
+# of expansion, it stops once the text expanded is more than maxAmpl
+# (XML_MAX_AMPLIFICATION_DEFAULT, 5) times the bytes read.  Two differences:
+# - the allowance is smaller: libxml2 lets a 4 KB document become 1 MB, and
+#   what a crawl exports must stay within a few times what it downloaded;
+# - no fixed cost per reference (libxml2 adds XML_ENT_FIXED_COST, 20, for
+#   the CPU each expansion costs it): here each entity's text is worked out
+#   once and a reference costs what it copies, so only characters count.
+# An absolute ceiling bounds a huge document's expansion too.
+
+#: Characters of entity text any document may have substituted.
+ENTITY_ALLOWANCE = 64 * 1024
+#: ... or this many times the document's size (libxml2's default
+#: amplification factor), if more ...
+ENTITY_AMPLIFICATION = 5
+#: ... but never more than this many per document.
 ENTITY_BUDGET = 16 * 1024 * 1024
-#: ... or this many times the document's size, if more.
-ENTITY_BUDGET_FACTOR = 8
 
 _PREDEFINED = {"lt": "<", "gt": ">", "amp": "&", "apos": "'", "quot": '"'}
 _QUOTED = rb"(?:\"[^\"]*\"|'[^']*')"
@@ -70,8 +85,13 @@ class _Refused(Exception):
 
 
 def budget(data: bytes) -> int:
-    """How many characters of entity text a document may have substituted."""
-    return max(ENTITY_BUDGET, ENTITY_BUDGET_FACTOR * len(data))
+    """How many characters of entity text a document may have substituted.
+
+    ``ENTITY_AMPLIFICATION`` times its size, at least ``ENTITY_ALLOWANCE``
+    and at most ``ENTITY_BUDGET``: a 4 KB document gives at most 64 Ki
+    characters of entity text, a 1 MB one 5 Mi.
+    """
+    return min(ENTITY_BUDGET, max(ENTITY_ALLOWANCE, ENTITY_AMPLIFICATION * len(data)))
 
 
 class _Entities:

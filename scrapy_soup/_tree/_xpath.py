@@ -25,13 +25,13 @@ Compiled expressions are cached in a bounded LRU keyed by the filter.
 from __future__ import annotations
 
 import re
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
 from ._attrs import CDATA_LIST_ATTRIBUTES, NOT_XML, is_multi_valued, split_value
+from ._cache import LRU
 from ._strainer import SoupStrainer, TagNameMatchRule
 from ._tables import ASCII_SPACES
 
@@ -133,29 +133,8 @@ def _plain_regex(pattern: Any) -> bool:
     return isinstance(pattern, re.Pattern) and isinstance(pattern.pattern, str)
 
 
-class _LRU:
-    """A small bounded mapping that forgets the least recently used entry."""
-
-    def __init__(self, maxsize: int) -> None:
-        self.maxsize = maxsize
-        self.data: OrderedDict[Hashable, Any] = OrderedDict()
-
-    def get(self, key: Hashable) -> Any:
-        try:
-            value = self.data[key]
-        except KeyError:
-            return None
-        self.data.move_to_end(key)
-        return value
-
-    def put(self, key: Hashable, value: Any) -> None:
-        self.data[key] = value
-        if len(self.data) > self.maxsize:
-            self.data.popitem(last=False)
-
-
-_PLANS = _LRU(512)
-_XPATHS = _LRU(512)
+_PLANS = LRU(512)
+_XPATHS = LRU(512)
 
 
 class TagPlan:
@@ -202,7 +181,9 @@ class TagPlan:
         #: `tag_xpath`'s compiled XPaths of a cached plan, by (axes, limit,
         #: from_end, extra): a small key, where the shared cache's holds the
         #: plan's whole key (a nested tuple hashed again on every look-up).
-        self.xpaths: dict[Hashable, Any] = {}
+        #: Its compiled XPaths by axes, limit and predicate (limits vary:
+        #: ``find_all(limit=n)`` for many n).
+        self.xpaths = LRU(16)
 
     @property
     def exact(self) -> bool:
@@ -611,16 +592,28 @@ def tag_xpath(
     ``limit`` in document order when ``from_end``.  ``extra`` is one more
     predicate (e.g. excluding a fragment's container).
     """
-    xpaths = plan.xpaths
     own_key = (axes, limit, from_end, extra)
-    found = xpaths.get(own_key)
-    if found is not None:
-        return found
-    key = (plan.key, axes, limit, from_end, extra) if plan.key is not None else None
-    if key is not None:
-        found = _XPATHS.get(key)
-        if found is not None:
-            return _own_xpath(xpaths, own_key, found)
+    found = plan.xpaths.get(own_key)
+    if found is None:
+
+        def compile_it() -> Any:
+            return _compile_tag_xpath(plan, axes, limit, from_end, extra)
+
+        if plan.key is None:
+            found = compile_it()
+        else:  # plans made again for the same rules share their XPaths
+            found = _XPATHS.get_or_make((plan.key, *own_key), compile_it)
+        plan.xpaths.put(own_key, found)
+    return found
+
+
+def _compile_tag_xpath(
+    plan: TagPlan,
+    axes: tuple[str, ...],
+    limit: int | None,
+    from_end: bool,
+    extra: str | None,
+) -> Any:
     preds = "".join(f"[{p}]" for p in plan.predicates)
     if extra:
         preds += f"[{extra}]"
@@ -635,24 +628,12 @@ def tag_xpath(
             expr += f"[position() > last() - {limit}]"
         else:
             expr += "[1]" if limit == 1 else f"[position() <= {limit}]"
-    compiled = etree.XPath(
+    return etree.XPath(
         expr,
         namespaces=_NAMESPACES,
         extensions=plan.extensions or None,
         smart_strings=False,
     )
-    if key is None:
-        return compiled
-    _XPATHS.put(key, compiled)
-    return _own_xpath(xpaths, own_key, compiled)
-
-
-def _own_xpath(xpaths: dict[Hashable, Any], key: Hashable, compiled: Any) -> Any:
-    """Remember ``compiled`` in a plan's own `TagPlan.xpaths`, a few at most."""
-    if len(xpaths) >= 16:  # limits vary (find_all(limit=n) for many n)
-        xpaths.clear()
-    xpaths[key] = compiled
-    return compiled
 
 
 def string_xpath(strainer: SoupStrainer) -> tuple[Any, bool]:
@@ -688,8 +669,4 @@ def string_xpath(strainer: SoupStrainer) -> tuple[Any, bool]:
             f"descendant::text()[{cond}] | descendant::comment()[{cond}]"
             " | descendant::processing-instruction()"
         )
-    found = _XPATHS.get(key)
-    if found is None:
-        found = etree.XPath(expr)
-        _XPATHS.put(key, found)
-    return found, exact
+    return _XPATHS.get_or_make(key, lambda: etree.XPath(expr)), exact

@@ -1,11 +1,12 @@
 """Cleaning and link rewriting: scraped HTML made safe and its links absolute.
 
 The public modules are `clean` (`clean`, `clean_element`, `CleanPolicy` and
-its presets) and `links` (`absolutize_links`, `absolutize_element`); the
+its presets), `links` (`absolutize_links`, `absolutize_element`), `text`
+(`to_text`) and `markdown` (`to_markdown`, with `_inline`); the
 package re-exports their names, as does ``scrapy_soup``.  The private ones
 hold the policy (`_policy`), URL parsing (`_url`), markup in and out
-(`_markup`, and `_fragment`, the fast serializer) and a document's top
-level (`_document`).  No Scrapy import here, and the imports go one way:
+(`_markup`: parsed as the soup parses, written by the soup's one writer,
+``scrapy_soup._tree._write``) and a document's top level (`_document`).  No Scrapy import here, and the imports go one way:
 this package reads ``scrapy_soup._tree``; the tree never imports it.
 """
 
@@ -26,6 +27,8 @@ from .clean import (
     get_policy,
 )
 from .links import URL_ATTRIBUTES, absolutize_element, absolutize_links
+from .markdown import to_markdown
+from .text import to_text
 
 __all__ = [
     "EPUB_POLICY",
@@ -43,4 +46,6 @@ __all__ = [
     "clean",
     "clean_element",
     "get_policy",
+    "to_markdown",
+    "to_text",
 ]

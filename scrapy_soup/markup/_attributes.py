@@ -9,12 +9,11 @@ The fast path, by plan, is `clean._walk`.
 
 from __future__ import annotations
 
-import contextlib
 import html
 import re
 from typing import Any
 
-from .._tree._attrs import attribute_items
+from .._tree._attrs import attribute_items, write_attributes
 from ._policy import (
     _DROP,
     _KEEP,
@@ -104,7 +103,7 @@ def _clean_odd_attributes(
             and value_ok(compiled, node, decision, local, _attr_key(name), value)
         ):
             kept.append((name, value))
-    return len(items) - _write_back(node, kept)
+    return len(items) - write_attributes(node, kept)
 
 
 def value_ok(
@@ -135,7 +134,7 @@ def delete_attributes(node: Any, names: tuple[Any, ...]) -> None:
 
     libxml2 keeps what it parsed (``\x01`` in a name); lxml's ``del``
     checks the name and raises.  Then the other attributes are written
-    again (`_write_back`).
+    again (`write_attributes`).
     """
     attrib = node.attrib
     try:
@@ -147,23 +146,9 @@ def delete_attributes(node: Any, names: tuple[Any, ...]) -> None:
             del attrib[name]
     except ValueError:
         gone = set(names)
-        _write_back(node, [(k, v) for k, v in attribute_items(node) if k not in gone])
-
-
-def _write_back(node: Any, kept: list[tuple[Any, str]]) -> int:
-    """Clear *node*'s attributes and write *kept* again; return how many were written.
-
-    The way to remove names lxml refuses to look up.  Any attribute lxml
-    refuses to write (libxml2 keeps control characters it parsed) goes as
-    well: cleaning only ever removes.
-    """
-    node.attrib.clear()
-    written = 0
-    for name, value in kept:
-        with contextlib.suppress(ValueError):
-            node.set(name, value)
-            written += 1
-    return written
+        write_attributes(
+            node, [(k, v) for k, v in attribute_items(node) if k not in gone]
+        )
 
 
 #: From this many attributes removed from one element, `delete_attributes`

@@ -11,7 +11,7 @@ their attributes, and `document_html` writes them back.
 
 The string path parses as the soup's ``"fragment"`` mode does and
 serializes as ``str()`` of that soup does (bs4's serialization), but
-straight from the lxml tree (`scrapy_soup.markup._fragment`): no soup
+straight from the lxml tree (`scrapy_soup._tree._write`): no soup
 wrapper is made.  `parse_fragment` and `markup_of` are the one place to
 change that.
 """
@@ -20,15 +20,14 @@ from __future__ import annotations
 
 import contextlib
 import re
-import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from lxml import etree
 
-from .._tree._attrs import NOT_XML, lxml_name
-from .._tree._parse import fragment_container, html_parser, utf8
-from ._fragment import contents_html
+from .._tree._attrs import NOT_XML, attribute_items, lxml_name
+from .._tree._parse import fragment_body, fragment_container, utf8, utf8_html_parser
+from .._tree._write import contents_html, element_html
 
 __all__ = [
     "CleanError",
@@ -81,16 +80,6 @@ def set_attribute(node: etree._Element, name: str, value: str) -> None:
         node.set(name, NOT_XML.sub("", value))
 
 
-def _html_parser() -> etree.HTMLParser:
-    """The soup's HTML parser (`_tree._parse.html_parser`), reading UTF-8, one per thread."""
-    parser: etree.HTMLParser | None = getattr(_PARSERS, "html", None)
-    if parser is None:
-        parser = _PARSERS.html = html_parser("utf-8")
-    return parser
-
-
-#: Per thread: the HTML parser (an lxml parser is not shared between threads).
-_PARSERS = threading.local()
 _ELEMENT = etree._Element
 _TREE = etree._ElementTree
 
@@ -138,14 +127,7 @@ def parse_fragment(text: str) -> Target:
     # form first.
     _, data = utf8(text)  # lone surrogates made U+FFFD, as a decoder would
     # The html/head/body tags the text writes are kept, as the soup keeps them.
-    return Target(fragment_container(data, _fragment_container), text)
-
-
-def _fragment_container(document: bytes) -> Any:
-    """The element holding the fragment's nodes in ``document`` (`fragment_container`)."""
-    root = etree.fromstring(document, _html_parser())
-    body = root.find("body")
-    return body if body is not None else root
+    return Target(fragment_container(data, fragment_body), text)
 
 
 #: What may come before a document's doctype or <html>: whitespace and a
@@ -218,7 +200,7 @@ def parse_document(text: str) -> Target | None:
     the document has no element (a doctype alone).
     """
     _, data = utf8(text)
-    parser = _html_parser()
+    parser = utf8_html_parser()
     root = etree.fromstring(data, parser)
     if root is None:
         return None
@@ -295,58 +277,20 @@ def document_html(root: etree._Element, contents: str) -> str:
 
 
 def _element_html(el: etree._Element, contents: str) -> str:
-    """``<el …>`` *contents* ``</el>``, the tag written as `contents_html`
-    writes tags, less any attribute lxml refuses to copy (a value with a
-    control character the parser kept)."""
-    return _element_html_exact(el, contents, exact=False) or ""
-
-
-def _element_html_exact(
-    el: etree._Element, contents: str, exact: bool = True
-) -> str | None:
-    """`_element_html`, or None when an attribute cannot be copied (*exact*)."""
+    """``<el …>`` *contents* ``</el>``, the tag written as the soup writes
+    tags, less any attribute lxml refuses to copy (a value with a control
+    character the parser kept)."""
     # Made by the HTML parser's factory: lxml then checks attribute names
     # as HTML does ("xml:lang" is a name there).
-    parser = _html_parser()
     tag = str(el.tag)
-    holder = parser.makeelement("div")
-    shell = etree.SubElement(holder, tag)
-    for key, value in el.items():
-        try:
+    shell = utf8_html_parser().makeelement(tag)
+    for key, value in attribute_items(el):
+        with contextlib.suppress(ValueError):
             shell.set(lxml_name(key), value)
-        except ValueError:
-            if exact:
-                return None
-    start = contents_html(holder)
-    return f"{start[: -len(tag) - 3]}{contents}</{tag}>"
-
-
-def soup_html(soup: Any) -> str:
-    """``str(soup)`` of an HTML document soup, its root element written fast.
-
-    The doctype, comments and whitespace around the root are the soup's
-    (bs4's document level); the root element is written by `contents_html`,
-    twice as fast as the soup's general renderer for the same text.  A soup
-    an edit left with what only the soup knows how to write (verbatim
-    whitespace, strings kept apart or of their own class, hidden tags) is
-    written by the soup.
-    """
-    doc = soup._doc
-    root: etree._Element | None = doc._root
-    if root is None or doc._mode != "html" or doc._beside_lxml:
-        return str(soup)
-    out: list[str] = []
-    element = root
-    for child in soup.contents:
-        el = getattr(child, "_el", None)
-        if el is element:
-            written = _element_html_exact(root, contents_html(root))
-            out.append(child.decode() if written is None else written)
-        elif el is not None and isinstance(el.tag, str):
-            out.append(child.decode())  # content after a stray </html>
-        else:
-            out.append(child.output_ready())
-    return "".join(out)
+    # ``<tag …></tag>`` (``<tag …/>`` for a void element: never a root).
+    start = element_html(shell)
+    start = start[:-2] + ">" if start.endswith("/>") else start[: -len(tag) - 3]
+    return f"{start}{contents}</{tag}>"
 
 
 #: The attributes that really have a namespace (set through lxml or parsed
@@ -362,7 +306,7 @@ def namespaced_names(node: etree._Element) -> set[str]:
 
 def markup_of(target: Target) -> str:
     """A string target written back: its container's contents as ``str()`` of a
-    soup writes them (`_fragment.contents_html`), in the whole document if it was one."""
+    soup writes them (`_tree._write.contents_html`), in the whole document if it was one."""
     return write_markup(target, contents_html(target.element))
 
 

@@ -25,7 +25,8 @@ from typing import Any, NamedTuple
 from lxml import etree
 
 from .._tree._attrs import NOT_XML
-from ._fragment import needs_settling
+from .._tree._write import needs_settling
+from ._characters import has_forbidden
 from ._markup import namespaced_names
 from ._url import _INVISIBLE, hidden_scheme, url_scheme
 
@@ -129,6 +130,27 @@ SAFE_TAGS: frozenset[str] = frozenset(
     }
 )  # fmt: skip
 
+#: Elements whose content the HTML parser reads as raw text, which bs4's
+#: serializer (and so ``str()`` and `clean`) writes escaped: every
+#: ``clean()`` of ``<xmp>a&lt;b</xmp>`` added an ``amp;``.  (The HTML
+#: Standard's serializer writes it raw, and so would break no round trip,
+#: but it is not the one of bs4 that the soup and `clean` follow.)  No
+#: policy keeps them as they are, so that `clean` stays idempotent:
+#:
+#: - ``<xmp>`` and ``<plaintext>`` (obsolete; shown as text) are unwrapped:
+#:   their text stays, as text.  ``<plaintext>`` has no end tag a parser
+#:   reads: all that follows it is its text.
+#: - ``<iframe>``, ``<noembed>`` and ``<noframes>`` are kept empty when the
+#:   policy allows them: a browser never shows what they hold (it loads
+#:   the frame, the plugin, the frames instead).
+#:
+#: ``<script>`` and ``<style>`` are written raw by bs4 too (and their
+#: content is checked or removed); ``<textarea>`` and ``<title>`` (RCDATA)
+#: read references back as written; ``<noscript>``'s content is markup to
+#: libxml2 (a browser without scripting reads it so too).
+RAW_TEXT_TAGS: frozenset[str] = frozenset({"xmp", "plaintext"})
+EMPTIED_TAGS: frozenset[str] = frozenset({"iframe", "noembed", "noframes"})
+
 #: Removed with everything inside: code, styles, embedded documents and
 #: plugins, and head-only elements that change how a page behaves.
 REMOVE_TAGS: frozenset[str] = frozenset(
@@ -193,8 +215,9 @@ _FIELD_KINDS = {
 class CleanPolicy:
     """What `scrapy_soup.clean` keeps; ``CleanPolicy()`` is the safe default.
 
-    - *allowed_tags*: tags kept (``None``: every tag not in *remove_tags*).
-      Other tags are unwrapped: the tag goes, its text and children stay.
+    - *allowed_tags*: tags kept (``None`` or ``"*"``: every tag not in
+      *remove_tags*).  Other tags are unwrapped: the tag goes, its text and
+      children stay.
     - *remove_tags*: tags removed with their content, unless also named in
       *allowed_tags*.
     - *allowed_attributes*: ``{"*": [...], "a": ["href"], ...}``; a tag
@@ -215,7 +238,9 @@ class CleanPolicy:
 
     Always removed, whatever the policy: ``on*`` event handler attributes
     and, for a ``"*"`` wildcard, attribute names that are not plain ASCII
-    names.  Sets and mappings may be given as lists, dicts or comma/space
+    names.  Always unwrapped: ``<xmp>`` and ``<plaintext>``, and tags whose
+    names hold characters HTML forbids.  ``<iframe>``, ``<noembed>`` and
+    ``<noframes>``, when allowed, are kept empty (see `RAW_TEXT_TAGS`).  Sets and mappings may be given as lists, dicts or comma/space
     separated strings; they are normalized (lowercase, frozen).
     """
 
@@ -234,7 +259,9 @@ class CleanPolicy:
         # and strings from settings become lowercase frozensets.
         set_ = object.__setattr__
         if self.allowed_tags is not None:
-            set_(self, "allowed_tags", _name_set(self.allowed_tags))
+            tags = _name_set(self.allowed_tags)
+            # "*" is every tag, as in `from_dict` and attribute lists.
+            set_(self, "allowed_tags", None if "*" in tags else tags)
         set_(self, "remove_tags", _name_set(self.remove_tags))
         set_(self, "url_schemes", _name_set(self.url_schemes))
         for name in ("allowed_attributes", "reset_attributes", "drop_attributes"):
@@ -463,6 +490,10 @@ class _Cleaner:
         self.prestrip = tuple(
             name for name in _COMMON_ATTRIBUTES if self.dropped_everywhere(name)
         )
+        #: The `EMPTIED_TAGS` this policy keeps, emptied after the walk.
+        self.emptied = tuple(
+            sorted(tag for tag in EMPTIED_TAGS if self.tag_action(tag) <= 0)
+        )
 
     def tag_action(self, tag: str) -> int:
         """0 keep, 1 unwrap, 2 remove with content; -1 keep, a tree no longer plain.
@@ -477,7 +508,9 @@ class _Cleaner:
         allowed = self.policy.allowed_tags
         if local in self.remove:
             return 2
-        if allowed is None or local in allowed:
+        if (allowed is None or local in allowed) and not (
+            local in RAW_TEXT_TAGS or has_forbidden(tag)
+        ):
             return 0 if _SIMPLE_TAG.match(tag) and tag not in _SPECIAL else -1
         return 1
 

@@ -26,7 +26,19 @@ from typing import Any, TypeVar
 
 from lxml import etree
 
+from .._tree._write import (
+    MULTI_VALUED,
+    contents_html,
+    contents_html_from_xml,
+    settle_attributes,
+)
 from ._attributes import clean_attributes, delete_attributes, value_ok
+from ._characters import (
+    ENCODED_FORBIDDEN,
+    drop_characters,
+    has_forbidden,
+    tree_has_forbidden,
+)
 from ._document import (
     DOCUMENT_PARTS,
     clean_top_level,
@@ -34,15 +46,8 @@ from ._document import (
     document_parts,
     remove,
 )
-from ._fragment import (
-    MULTI_VALUED,
-    contents_html,
-    contents_html_from_xml,
-    settle_attributes,
-)
 from ._markup import (
     CleanError,
-    Target,
     as_html,
     markup_of,
     parse_markup,
@@ -98,12 +103,15 @@ class CleanStats:
     attributes_removed: int = 0
     #: Comments (and processing instructions) removed.
     comments_removed: int = 0
+    #: Characters HTML or XML 1.0 forbid in text, dropped (see `_characters`).
+    characters_removed: int = 0
 
     def __iadd__(self, other: CleanStats) -> CleanStats:
         self.elements_removed += other.elements_removed
         self.tags_unwrapped += other.tags_unwrapped
         self.attributes_removed += other.attributes_removed
         self.comments_removed += other.comments_removed
+        self.characters_removed += other.characters_removed
         return self
 
 
@@ -146,10 +154,29 @@ def clean_element(
     its content is removed.  Descendants whose tag is not allowed are
     unwrapped, or removed with their content for the tags the policy
     removes.  The ``<html>`` at the root of a document keeps its ``<head>``
-    and ``<body>`` (the comments around it are `clean`'s business).  Never
-    raises for any tree lxml can hold.
+    and ``<body>`` (the comments around it are `clean`'s business).
+    Characters that HTML or XML 1.0 forbid in text (control characters,
+    noncharacters) are dropped from what stays.  Never raises for any tree
+    lxml can hold.
     """
-    return _clean_tree(el, _cleaner(get_policy(policy)), None, [])[0]
+    compiled = _cleaner(get_policy(policy))
+    stats = _clean_tree(el, compiled, None, [])[0]
+    _clean_characters(el, compiled, stats)
+    return stats
+
+
+def _clean_characters(
+    el: etree._Element, compiled: _Cleaner, stats: CleanStats
+) -> None:
+    """After a tree's walk: drop the characters HTML or XML forbid, counted in *stats*.
+
+    Looked for in the cleaned tree (`tree_has_forbidden`, in C); found, they
+    are dropped and the tree is cleaned again: a value checked with them in
+    (``java\x01script:``, a relative URL) may read otherwise without them.
+    """
+    if tree_has_forbidden(el):
+        stats.characters_removed += drop_characters(el)
+        stats += _clean_tree(el, compiled, None, [])[0]
 
 
 def _clean_tree(
@@ -191,6 +218,8 @@ def _clean_tree(
         etree.strip_attributes(el, *walk.strip)
     _unwrap_collected(el, walk)
     stats.tags_unwrapped = walk.unwrapped
+    if compiled.emptied:
+        _empty_collected(el, compiled, stats)
     if compiled.style_allowed:
         _remove_unsafe_styles(el, compiled, stats)
     return stats, walk.plain and el.tail is None
@@ -408,6 +437,21 @@ def _unwrap_collected(el: etree._Element, walk: _Walk) -> None:
         _unwrap(node)
 
 
+def _empty_collected(el: etree._Element, compiled: _Cleaner, stats: CleanStats) -> None:
+    """Empty the kept ``<iframe>``, ``<noembed>``, ``<noframes>`` (`EMPTIED_TAGS`).
+
+    Their content is raw text to the HTML parser, written escaped: kept, it
+    would gain an ``amp;`` per clean.  A browser never shows it.
+    """
+    for node in el.iter(*compiled.emptied):
+        if len(node):
+            stats.elements_removed += sum(1 for _ in node.iter(etree.Element)) - 1
+            for child in list(node):
+                node.remove(child)
+        if node.text is not None:
+            set_text(node, False, None)
+
+
 def _remove_unsafe_styles(
     el: etree._Element, compiled: _Cleaner, stats: CleanStats
 ) -> None:
@@ -464,7 +508,9 @@ def clean(
     target = target_element(html_or_tag)
     try:
         for element in target.elements:
-            _clean_tree(element, compiled, None, [])
+            _clean_characters(
+                element, compiled, _clean_tree(element, compiled, None, [])[0]
+            )
             if element is target.element:
                 # The top level is one for all the root elements.
                 clean_top_level(html_or_tag, element, compiled)
@@ -530,6 +576,7 @@ def _clean_string(
     extra_attrs: tuple[str, ...],
     document: bool,
     strip_first: bool = True,
+    drop: bool = False,
 ) -> str:
     """`clean` of a string: one parse, one serialization, one re-parse to check.
 
@@ -555,11 +602,18 @@ def _clean_string(
     U+FFFE/U+FFFF it writes as they are), so a tree it cannot write is
     made again without *strip_first*; policies that keep comments or
     script, style or meta elements (never written so) go without it.
+
+    An output holding characters HTML or XML forbid (`has_forbidden`: one
+    search of the output, which every string pays for) is made again with
+    *drop*: they are dropped from the parsed tree before the walk checks
+    anything.
     """
     strip_first = strip_first and compiled.strip_first
     target = parse_markup(text, document)
     document = target.document
     el = target.element
+    if drop:
+        drop_characters(el)
     found: list[Any] = []
     names = None if base_url is None else link_attribute_names(extra_attrs)
     plain = _clean_tree(el, compiled, names, found, True, strip_first)[1]
@@ -575,13 +629,25 @@ def _clean_string(
     if strip_first and (
         written is None or "\ufffe" in written[0] or "\uffff" in written[0]
     ):
-        return _clean_string(text, compiled, base_url, extra_attrs, document, False)
+        return _clean_string(
+            text, compiled, base_url, extra_attrs, document, False, drop
+        )
     if written is None:
         result = write_markup(target, contents_html(el, settle=True))
         settled = None
     else:
         # The serialization of the settled tree came with the output.
         result, settled = write_markup(target, written[0]), written[1]
+    if not drop and (
+        has_forbidden(result)
+        # Links made absolute have them percent-encoded: dropped first, they
+        # are as ``absolutize_links(clean(text), base_url)`` has them (a
+        # "%01" written in the page costs one more pass, and changes nothing).
+        or (base_url is not None and ENCODED_FORBIDDEN.search(result) is not None)
+    ):
+        return _clean_string(
+            text, compiled, base_url, extra_attrs, document, strip_first, True
+        )
     if result == text and base_url is None:
         return result
     again = parse_markup(result, document)
@@ -628,21 +694,25 @@ def _clean_string_rounds(
             ),
         )
 
-    def once(markup: str) -> Target:
+    def once(markup: str, drop: bool = False) -> str:
         target = parse_markup(markup, document)
+        if drop:
+            drop_characters(target.element)
         _clean_tree(target.element, compiled, None, [])
         if target.document:
             clean_top_level(markup, target.element, compiled)
-        return target
+        out = markup_of(target)
+        if not drop and has_forbidden(out):
+            # As `_clean_string` does: dropped before the walk.
+            return once(markup, True)
+        return out
 
-    target = once(text)
-    result = markup_of(target)
+    result = once(text)
     previous = text
     for _ in range(_MAX_ROUNDS):
         if result == previous:
             break
-        target = once(result)
-        previous, result = result, markup_of(target)
+        previous, result = result, once(result)
     if base_url is not None:
         target = parse_markup(result, document)
         absolutize_element(target.element, base_url, extra_attrs=extra_attrs)

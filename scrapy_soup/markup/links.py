@@ -34,7 +34,6 @@ from ._markup import (
     parse_fragment,
     set_attribute,
     set_text,
-    soup_html,
     target_element,
     write_as_read,
 )
@@ -348,7 +347,7 @@ def _absolutize_document(text: str, base_url: str, extra_attrs: tuple[str, ...])
         soup = Soup(text)
     _drop_what_is_not_read_back(soup)
     absolutize_links(soup, base_url, extra_attrs=extra_attrs)
-    return soup_html(soup)
+    return str(soup)
 
 
 def _drop_what_is_not_read_back(soup: Soup) -> None:

@@ -1,41 +1,56 @@
-"""Serialize an HTML fragment's lxml tree exactly as the soup's ``str()`` does.
+"""The soup's one writer of HTML: an lxml tree as bs4's ``str()`` writes it.
 
-`clean` and `absolutize_links` hand strings back as bs4 writes them
-(``<img/>``, attributes sorted, whitespace-only strings collapsed), which
-is what ``str(Soup(text, "fragment"))`` gives.  Going through the soup's
-renderer costs several times the parse itself (one event tuple and one
-formatter call per node), so this module writes the same output straight
-from the lxml tree, for the one case the string path needs: HTML (not
-XML), the ``"minimal"`` formatter, no indentation, a container's contents.
+``str()``, ``decode()``, ``encode()`` and ``decode_contents()`` of an HTML
+tree, and the strings `clean`, `absolutize_links` and the item pipelines
+hand back, are written here straight from the lxml tree: no event tuple and
+no formatter call per node, several times faster than the general renderer
+(`_output.render`, bs4's ``Tag.decode`` with any formatter, pretty-printing,
+XML).  `fast_decode` is the one place that chooses: this writer for the
+``"minimal"`` formatter without indentation, while the tree and lxml agree
+(`Document._beside_lxml`: no edit left what only the soup keeps beside the
+tree), the renderer otherwise.
 
-It mirrors ``scrapy_soup._tree._output.render`` (bs4's ``Tag.decode``)
-rule by rule, with the tree's tables; tests compare the two outputs on every
-corpus page.
+It mirrors the renderer rule by rule, with the tree's tables; tests compare
+the two outputs on every corpus page.  The second half of the module (the
+C path) writes a tree `clean` has made plain through lxml's own serializer.
 """
 
 from __future__ import annotations
 
 import contextlib
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
-from .._tree._attrs import CDATA_LIST_ATTRIBUTES, NOT_XML, normalize_multi
-from .._tree._output import _meta_substitution as _tree_meta_substitution
-from .._tree._tables import (
+from ._attrs import (
+    CDATA_LIST_ATTRIBUTES,
+    NOT_XML,
+    attribute_items,
+    normalize_multi,
+    write_attributes,
+)
+from ._classes import classes
+from ._tables import (
     ASCII_SPACES,
     CDATA_CONTAINING_TAGS,
     COMMENT_NODE,
     PI_NODE,
     PRESERVE_WHITESPACE_TAGS,
+    PYTHON_SPECIFIC_ENCODINGS,
     VOID_ELEMENTS,
 )
+
+if TYPE_CHECKING:
+    from ._node import PageElement
 
 __all__ = [
     "MULTI_VALUED",
     "contents_html",
     "contents_html_from_xml",
+    "element_html",
+    "fast_decode",
+    "meta_substitution",
     "needs_settling",
     "settle_attributes",
 ]
@@ -54,11 +69,13 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def _start_tag(
-    el: Any, tag: str, items: list[tuple[str, str]], empty: bool, settle: bool
-) -> str:
-    """An opening tag as bs4 writes it: attributes sorted, values quoted."""
+def _start_tag(el: Any, tag: str, keys: list[str], empty: bool, settle: bool) -> str:
+    """An opening tag as bs4 writes it: attributes sorted, values quoted.
+
+    *keys* are ``el.keys()`` (not empty): the values are read in linear time.
+    """
     name = tag.split("}", 1)[1] if tag[0] == "{" else tag
+    items = attribute_items(el, keys)
     multi = _MULTI.get(tag, _UNIVERSAL)
     if len(items) == 1 and name != "meta":
         # The common case once cleaned (<a href>, <img src>): nothing to
@@ -73,12 +90,12 @@ def _start_tag(
                     if empty
                     else f'<{name} {key}="{value}">'
                 )
-    if not multi.isdisjoint(dict(items)):
+    if not multi.isdisjoint(keys):
         items = [(k, normalize_multi(v) if k in multi else v) for k, v in items]
         if settle:
             _settle_attributes(el, items, multi)
     if name == "meta":
-        items = _meta_substitution(items)
+        items = meta_substitution(items, _ENCODING)
     if len(items) > 1:
         unsorted = items
         items = sorted(items)
@@ -118,13 +135,10 @@ def _settle_order(el: Any, items: list[tuple[str, str]]) -> None:
     characters it parsed) leaves the order as it is: the trees then differ
     and `clean` takes its slow path, as for `_settle_attributes`.
     """
-    attrib = el.attrib
-    values = dict(attrib)
+    values = dict(attribute_items(el))
     if any(NOT_XML.search(v) for v in values.values()):
         return
-    attrib.clear()
-    for key, _ in items:
-        el.set(key, values[key])
+    write_attributes(el, [(key, values[key]) for key, _ in items])
 
 
 def _bare_tag(tag: str, empty: bool) -> str:
@@ -147,9 +161,30 @@ _BARE: tuple[dict[str, str], dict[str, str]] = ({}, {})
 _END: dict[str, str] = {}
 
 
-def _meta_substitution(items: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """The tree's ``_meta_substitution`` for the UTF-8 output of ``str()``."""
-    return _tree_meta_substitution(None, items, _ENCODING)
+_CHARSET_RE = re.compile(r"((^|;)\s*charset=)([^;]*)", re.M)
+
+
+def meta_substitution(
+    items: list[tuple[str, Any]], encoding: str
+) -> list[tuple[str, Any]]:
+    """A ``<meta>``'s declared charset rewritten to the output *encoding*, as bs4 does."""
+    attrs = dict(items)
+    if "charset" in attrs:
+        value = "" if encoding in PYTHON_SPECIFIC_ENCODINGS else encoding
+        return [(k, value if k == "charset" else v) for k, v in items]
+    content = attrs.get("content")
+    http_equiv = attrs.get("http-equiv")
+    if (
+        content is not None
+        and http_equiv is not None
+        and http_equiv.lower() == "content-type"
+    ):
+        if encoding in PYTHON_SPECIFIC_ENCODINGS:
+            new = _CHARSET_RE.sub("", content)
+        else:
+            new = _CHARSET_RE.sub(lambda m: m.group(1) + encoding, content)
+        return [(k, new if k == "content" else v) for k, v in items]
+    return items
 
 
 def _in_preserving(el: Any) -> int:
@@ -175,6 +210,12 @@ def contents_html(el: etree._Element, settle: bool = False) -> str:
     structure: `scrapy_soup.markup.clean` compares the two to know it is done.
     """
     out: list[str] = []
+    _write_contents(el, out, settle)
+    return "".join(out)
+
+
+def _write_contents(el: Any, out: list[str], settle: bool) -> None:
+    """Append `contents_html` of *el* to *out*."""
     preserve = _in_preserving(el.getparent()) + (
         1 if el.tag in PRESERVE_WHITESPACE_TAGS else 0
     )
@@ -183,7 +224,81 @@ def contents_html(el: etree._Element, settle: bool = False) -> str:
         cdata = el.tag in CDATA_CONTAINING_TAGS
         out.append(_string_html(el, False, raw, preserve, cdata, settle))
     _write_children(el, out, preserve, settle)
+
+
+def element_html(el: etree._Element) -> str:
+    """*el* itself and its contents (not its tail) as ``str()`` of its Tag writes them."""
+    out: list[str] = []
+    _write_element(el, out)
     return "".join(out)
+
+
+def _write_element(el: Any, out: list[str]) -> None:
+    """Append `element_html` of *el* to *out*."""
+    tag: str = el.tag
+    keys = el.keys()
+    if not el.text and not len(el) and tag in VOID_ELEMENTS:
+        if keys:
+            out.append(_start_tag(el, tag, keys, True, False))
+        else:
+            out.append(_BARE[1].get(tag) or _bare_tag(tag, True))
+        return
+    if keys:
+        out.append(_start_tag(el, tag, keys, False, False))
+    else:
+        out.append(_BARE[0].get(tag) or _bare_tag(tag, False))
+    _write_contents(el, out, False)
+    out.append(_END.get(tag) or _end_tag(tag))
+
+
+def _document_html(doc: Any) -> str:
+    """A document soup's children (bs4's document level) and its root element.
+
+    The doctype, comments and strings around the root are the soup's own
+    (`Document._top_children`), each written as its ``output_ready()``.
+    """
+    out: list[str] = []
+    for child in doc._top_children():
+        el = getattr(child, "_el", None)
+        if el is not None and isinstance(el.tag, str):
+            _write_element(el, out)
+        else:
+            out.append(child.output_ready())
+    return "".join(out)
+
+
+def fast_decode(
+    node: PageElement,
+    indent_level: int | bool | None,
+    eventual_encoding: str | None,
+    formatter: object,
+    contents_only: bool,
+) -> str | None:
+    """What `_output.render` returns, written by this module; None where it cannot be.
+
+    The one place that chooses between the two writers.  This one writes
+    a Tag or soup of an HTML tree with the ``"minimal"`` formatter, no
+    indentation, for UTF-8 output (a ``<meta>`` charset names it), while the
+    tree and lxml agree: an edit that left what only the soup keeps beside
+    lxml's tree (`Document._beside_lxml`) sends output to the renderer.
+    """
+    if (
+        indent_level is not None
+        or eventual_encoding != _ENCODING
+        or formatter != "minimal"
+        or not isinstance(node, classes.Tag)
+    ):
+        return None
+    doc = node._doc
+    if doc is None or doc._mode == "xml" or doc._beside_lxml:
+        return None
+    el = node._el
+    if isinstance(node, classes.Soup):
+        if node.is_xml:  # set by the user: an XML declaration and formatter
+            return None
+        # A fragment soup is its container, which is never written.
+        return _document_html(doc) if el is None else contents_html(el)
+    return contents_html(el) if contents_only else element_html(el)
 
 
 def _string_html(
@@ -233,43 +348,25 @@ def _write_children(el: Any, out: list[str], preserve: int, settle: bool) -> Non
             tag = child.tag
             if tag.__class__ is str:
                 raw = child.text
-                items = child.items()
-                if not len(child):
-                    # A leaf (most elements): written whole, no stack frame.
-                    if raw or tag not in void:
-                        if items:
-                            append(_start_tag(child, tag, items, False, settle))
-                        else:
-                            append(bare.get(tag) or _bare_tag(tag, False))
-                        if raw:
-                            if (
-                                not preserve
-                                and tag not in keep
-                                and raw[0] in spaces
-                                and not raw.strip(spaces)
-                            ):
-                                raw = "\n" if "\n" in raw else " "
-                                if settle:
-                                    child.text = raw
-                            elif tag not in cdata and (
-                                "&" in raw or "<" in raw or ">" in raw
-                            ):
-                                raw = escape(raw)
-                            append(raw)
-                        append(ends.get(tag) or _end_tag(tag))
-                    elif items:
-                        append(_start_tag(child, tag, items, True, settle))
+                keys = child.keys()
+                leaf = not len(child)
+                if leaf and not raw and tag in void:
+                    if keys:
+                        append(_start_tag(child, tag, keys, True, settle))
                     else:
                         append(bare_empty.get(tag) or _bare_tag(tag, True))
                 else:
-                    if items:
-                        append(_start_tag(child, tag, items, False, settle))
+                    if keys:
+                        append(_start_tag(child, tag, keys, False, settle))
                     else:
                         append(bare.get(tag) or _bare_tag(tag, False))
-                    if tag in keep:
-                        preserve += 1
                     if raw:
-                        if not preserve and raw[0] in spaces and not raw.strip(spaces):
+                        if (
+                            not preserve
+                            and tag not in keep
+                            and raw[0] in spaces
+                            and not raw.strip(spaces)
+                        ):
                             raw = "\n" if "\n" in raw else " "
                             if settle:
                                 child.text = raw
@@ -278,8 +375,13 @@ def _write_children(el: Any, out: list[str], preserve: int, settle: bool) -> Non
                         ):
                             raw = escape(raw)
                         append(raw)
-                    stack.append((child, iter(child)))
-                    break
+                    if not leaf:
+                        if tag in keep:
+                            preserve += 1
+                        stack.append((child, iter(child)))
+                        break
+                    # A leaf (most elements): written whole, no stack frame.
+                    append(ends.get(tag) or _end_tag(tag))
             else:
                 append(_special(child, parent, preserve))
             raw = child.tail
@@ -303,6 +405,8 @@ def _write_children(el: Any, out: list[str], preserve: int, settle: bool) -> Non
             append(ends.get(tag) or _end_tag(tag))
             raw = parent.tail
             if raw:
+                # The rule written out as for the tails above, not called
+                # (a call per closed element measured 2-4% slower).
                 if not preserve and raw[0] in spaces and not raw.strip(spaces):
                     raw = "\n" if "\n" in raw else " "
                     if settle:
@@ -415,7 +519,7 @@ def settle_attributes(el: Any) -> bool:
 
     Multi-valued attributes' spacing normalized, the attributes sorted.
     """
-    items = el.items()
+    items = attribute_items(el)
     multi = _MULTI.get(el.tag, _UNIVERSAL)
     settled = sorted((k, normalize_multi(v) if k in multi else v) for k, v in items)
     if settled == items:
@@ -424,11 +528,7 @@ def settle_attributes(el: Any) -> bool:
         # lxml would refuse to set the value again (libxml2 keeps the
         # control characters it parsed): leave the element as it is.
         return False
-    attrib = el.attrib
-    attrib.clear()
-    for key, value in settled:
-        el.set(key, value)
-    return True
+    return write_attributes(el, settled) == len(settled)
 
 
 def contents_html_from_xml(el: etree._Element) -> tuple[str, str] | None:

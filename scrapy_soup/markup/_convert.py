@@ -1,0 +1,112 @@
+"""What `to_text` and `to_markdown` share: a working copy, cleaned, links absolute.
+
+Both take a string of HTML, a soup `Tag`/`Soup` or an lxml element, and
+never change the caller's tree: a string is parsed once (as `clean` parses
+it), a tree is copied by lxml in C. The copy is cleaned with a policy (the
+safe default unless told otherwise) before it is converted, so that the
+text or Markdown never carries what the sanitizer would remove, and its
+links are made absolute against ``base_url`` (or the soup's own).
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import TYPE_CHECKING, Any
+
+from lxml import etree
+
+from ._markup import target_element
+from ._policy import CleanPolicy, get_policy
+
+if TYPE_CHECKING:
+    from typing import TypeAlias
+
+    from scrapy_soup._tree._tag import Tag
+
+    #: What the converters take: HTML text, a soup Tag or Soup, an lxml
+    #: element or tree.
+    HtmlOrTag: TypeAlias = str | Tag | etree._Element | etree._ElementTree
+
+__all__ = [
+    "BLOCK_TAGS",
+    "SKIPPED_TAGS",
+    "WHITESPACE",
+    "working_copy",
+]
+
+#: ASCII whitespace as HTML collapses it (not U+00A0, which is kept).
+WHITESPACE = re.compile(r"[ \t\n\r\f]+")
+
+#: Elements a browser lays out as blocks (the WHATWG rendering section's
+#: ``display: block``, ``list-item``, ``table*``): each on lines of its own.
+BLOCK_TAGS = frozenset(
+    {
+        "address", "article", "aside", "blockquote", "body", "caption",
+        "center", "dd", "details", "dialog", "dir", "div", "dl", "dt",
+        "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2",
+        "h3", "h4", "h5", "h6", "header", "hgroup", "hr", "html", "legend",
+        "li", "listing", "main", "menu", "nav", "ol", "p", "plaintext", "pre",
+        "search", "section", "summary", "table", "tbody", "td", "tfoot", "th",
+        "thead", "tr", "ul", "xmp",
+    }
+)  # fmt: skip
+
+#: Elements that are never rendered (``display: none`` in the WHATWG
+#: rendering section) or replaced by media: nothing of them is text. The
+#: default policy removes most of them already; a policy that keeps them
+#: must not make their content readable text.
+SKIPPED_TAGS = frozenset(
+    {
+        "area", "audio", "base", "datalist", "embed", "head", "iframe",
+        "link", "map", "meta", "noembed", "noframes", "noscript", "object",
+        "param", "rp", "script", "select", "style", "template", "textarea",
+        "title", "track", "video",
+    }
+)  # fmt: skip
+
+
+def _copy_of(el: etree._Element) -> etree._Element:
+    """A deep copy of ``el`` without the text after it (which is its parent's)."""
+    new = copy.deepcopy(el)
+    new.tail = None
+    return new
+
+
+def working_copy(
+    html_or_tag: HtmlOrTag,
+    policy: CleanPolicy | str | None,
+    base_url: str | None,
+    before_clean: Any = None,
+) -> etree._Element:
+    """The element to convert: a fresh tree, cleaned by ``policy``, links absolute.
+
+    A string is parsed (a whole document as one, anything else as a
+    fragment); a Tag, Soup or element is copied. ``base_url`` defaults to
+    the soup's own (a Scrapy response's page). ``before_clean`` is called
+    with the copy before it is cleaned (Markdown reads the code languages
+    the cleaning drops).
+    """
+    from .clean import clean_element
+    from .links import absolutize_element
+
+    compiled_policy = get_policy(policy)
+    target = target_element(html_or_tag)
+    el = target.element
+    if not isinstance(html_or_tag, str):
+        if base_url is None:
+            base_url = _own_base_url(html_or_tag)
+        el = _copy_of(el)
+    if before_clean is not None:
+        before_clean(el)
+    clean_element(el, compiled_policy)
+    if base_url:
+        absolutize_element(el, base_url)
+    return el
+
+
+def _own_base_url(obj: object) -> str | None:
+    """The base URL of the soup a Tag belongs to (a response's page), or None."""
+    doc = getattr(obj, "_doc", None)
+    value = getattr(doc, "base_url", None)
+    return value if isinstance(value, str) and value else None

@@ -1,0 +1,345 @@
+"""One paragraph of Markdown: text, emphasis, links, images, code, hard breaks.
+
+`Inline` collects a paragraph's pieces as tokens while the tree is walked
+and writes them once it is complete, because whether a ``*`` opens or
+closes emphasis in CommonMark depends on the characters on both sides of
+it (its "flanking"): ``**Note:**text`` shows its asterisks, so such
+emphasis is written without them, and spaces at the edges of emphasis and
+links are moved outside (``a<a> b</a>`` is ``a [b](…)``, never ``a[ b]``).
+Text is escaped so that it reads as text: ``[x](javascript:alert(1))``
+typed in a page stays those characters.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+__all__ = ["Inline", "escape_text", "link_destination"]
+
+#: Characters that could start Markdown syntax anywhere in a line (``|``:
+#: GFM table cells; ``~``: GFM strikethrough and fences), backslashed.
+_SPECIAL = re.compile(r"[\\`*_\[\]<>|~]")
+
+
+def _backslashed(match: re.Match[str]) -> str:
+    return "\\" + match.group()
+
+
+#: ``&`` that starts an entity or character reference: written ``\&``.
+_ENTITY = re.compile(r"&(?=#?[0-9A-Za-z]+;)")
+#: What would start a block at the start of a line: ATX headings, block
+#: quotes, list markers (``-``, ``+``, ``1.``, ``1)``), setext underlines.
+_LINE_START = re.compile(r"^([#>+=-]|\d{1,9}(?=[.)]))")
+_SPACE = " "
+
+
+def escape_text(text: str) -> str:
+    """Text (whitespace already collapsed) written so Markdown shows it as it is."""
+    text = _SPECIAL.sub(_backslashed, text)
+    if "&" in text:
+        text = _ENTITY.sub("\\\\&", text)
+    return text
+
+
+def link_destination(url: str) -> str:
+    """A URL as a link destination: the parser reads back exactly ``url``.
+
+    Spaces are written ``%20`` (CommonMark renderers percent-encode them
+    anyway); parentheses and backslashes are escaped.
+    """
+    # Browsers strip the ASCII whitespace around a URL (WHATWG URL parser).
+    return (
+        url.strip(" \t\n\r\f")
+        .replace("\\", "\\\\")
+        .replace("(", "\\(")
+        .replace(")", "\\)")
+        .replace(" ", "%20")
+        .replace("<", "%3C")
+        .replace(">", "%3E")
+        .replace("\n", "")
+        .replace("\r", "")
+    )
+
+
+class _Mark:
+    """An emphasis delimiter (``*``/``**``); ``pair`` is its other half."""
+
+    __slots__ = ("delim", "kept", "opens", "pair")
+
+    def __init__(self, delim: str, opens: bool) -> None:
+        self.delim = delim
+        self.opens = opens
+        self.kept = True
+        self.pair: _Mark | None = None
+
+
+class _LinkEdge:
+    """``[`` or ``](destination)``: always written."""
+
+    __slots__ = ("opens", "text")
+
+    def __init__(self, text: str, opens: bool) -> None:
+        self.text = text
+        self.opens = opens
+
+
+class _Atom(str):
+    """Markdown written as it is (a code span, an image)."""
+
+    __slots__ = ()
+
+
+_BREAK = object()  # a hard line break
+_Token = object  # str (escaped text), " ", _Atom, _Mark, _LinkEdge or _BREAK
+
+
+def _is_space(c: str) -> bool:
+    return c == "" or c.isspace()
+
+
+def _is_punct(c: str) -> bool:
+    return c != "" and unicodedata.category(c)[0] in "PS"
+
+
+class Inline:
+    """The tokens of one paragraph, written by `markdown`.
+
+    Spaces and breaks are kept outside emphasis and links as they come: one
+    after an opener goes before it, one before a closer after it (``*a *``
+    is not emphasis, ``[a ](…)`` glues words).
+    """
+
+    __slots__ = ("content", "emphasis", "links", "marks", "tokens")
+
+    def __init__(self) -> None:
+        self.tokens: list[object] = []
+        #: Whether it holds emphasis, links or breaks (else it is written
+        #: by joining its strings).
+        self.marks = False
+        #: Whether it holds emphasis (whose flanking is then checked).
+        self.emphasis = False
+        #: Whether it holds anything but spaces and breaks.
+        self.content = False
+        #: How many links it holds (an ``<a>`` around blocks links one
+        #: paragraph that holds none).
+        self.links = 0
+
+    def text(self, collapsed: str) -> None:
+        """Add text whose whitespace runs are single spaces.
+
+        Only the spaces at its ends are tokens of their own (they may move
+        out of emphasis and links); the words between stay one string.
+        """
+        if not collapsed:
+            return
+        tokens = self.tokens
+        core = collapsed.strip(_SPACE)
+        if collapsed[0] == _SPACE:
+            self._outside(_SPACE)
+        if core:
+            tokens.append(escape_text(core))
+            self.content = True
+            if collapsed[-1] == _SPACE:
+                tokens.append(_SPACE)
+
+    def _outside(self, token: object) -> None:
+        """Add a space or break, before the openers it would follow."""
+        tokens = self.tokens
+        i = len(tokens)
+        if self.marks:
+            while i and type(tokens[i - 1]) in _EDGES and tokens[i - 1].opens:  # type: ignore[attr-defined]
+                i -= 1
+        tokens.insert(i, token)
+
+    def _close(self, closer: object) -> None:
+        """Add a closer, before the spaces and breaks that end its content."""
+        tokens = self.tokens
+        moved = []
+        while tokens and (tokens[-1] is _SPACE or tokens[-1] is _BREAK):
+            moved.append(tokens.pop())
+        tokens.append(closer)
+        tokens.extend(reversed(moved))
+
+    def space(self) -> None:
+        self._outside(_SPACE)
+
+    def atom(self, markdown: str) -> None:
+        self.tokens.append(_Atom(markdown))
+        self.content = True
+
+    def hard_break(self) -> None:
+        self._outside(_BREAK)
+        self.marks = True
+
+    def open_emphasis(self, delim: str) -> _Mark:
+        mark = _Mark(delim, True)
+        self.tokens.append(mark)
+        self.marks = self.emphasis = self.content = True
+        return mark
+
+    def close_emphasis(self, opener: _Mark) -> None:
+        mark = _Mark(opener.delim, False)
+        mark.pair, opener.pair = opener, mark
+        self._close(mark)
+
+    def open_link(self) -> None:
+        self.tokens.append(_LinkEdge("[", True))
+        self.marks = self.content = True
+
+    def close_link(self, destination: str) -> None:
+        self._close(_LinkEdge(f"]({link_destination(destination)})", False))
+        self.links += 1
+
+    def is_blank(self) -> bool:
+        return not self.content
+
+    # -- writing ---------------------------------------------------------------
+    def markdown(self, flat: bool = False) -> str:
+        """The paragraph as Markdown; ``flat``: on one line (headings, cells)."""
+        if not self.marks:
+            return _line(_join_spaces(self.tokens))
+        tokens = self.tokens
+        if self.emphasis:
+            tokens = _drop_empty_emphasis(tokens)
+            _check_flanking(tokens)
+        lines: list[str] = []
+        line: list[str] = []
+        for token in tokens:
+            kind = type(token)
+            if kind is str or kind is _Atom:
+                if token is _SPACE and (not line or line[-1] == _SPACE):
+                    continue
+                line.append(token)  # type: ignore[arg-type]
+            elif token is _BREAK:
+                if flat:
+                    if line and line[-1] != _SPACE:
+                        line.append(_SPACE)
+                    continue
+                lines.append(_line(line))
+                line = []
+            elif kind is _Mark:
+                if token.kept:  # type: ignore[attr-defined]
+                    line.append(token.delim)  # type: ignore[attr-defined]
+            else:
+                assert isinstance(token, _LinkEdge)
+                if token.opens and line and line[-1].endswith("!"):
+                    line[-1] = line[-1][:-1] + "\\!"  # not an image
+                line.append(token.text)
+        lines.append(_line(line))
+        lines = [x for x in lines if x] if flat else _trim_lines(lines)
+        return (" " if flat else "\\\n").join(lines)
+
+
+_EDGES = (_Mark, _LinkEdge)
+
+
+def _join_spaces(tokens: list[object]) -> list[str]:
+    """The strings of a paragraph without marks, runs of spaces made one."""
+    out: list[str] = []
+    for token in tokens:
+        assert isinstance(token, str)
+        if token is _SPACE and (not out or out[-1] == _SPACE):
+            continue
+        out.append(token)
+    return out
+
+
+def _line(parts: list[str]) -> str:
+    text = "".join(parts).strip(_SPACE)
+    match = _LINE_START.match(text)
+    if match is not None:
+        end = match.end()
+        text = text[:end] + "\\" + text[end:] if text[0].isdigit() else "\\" + text
+    return text
+
+
+def _trim_lines(lines: list[str]) -> list[str]:
+    """Hard breaks at the start or end of a paragraph are dropped (a trailing
+    one would show its backslash); empty lines between are kept as breaks.
+    A line of only no-break spaces counts as empty: renderers trim them
+    (JavaScript's ``trim()``) from a paragraph's ends."""
+    start, end = 0, len(lines)
+    while start < end and (not lines[start] or lines[start].isspace()):
+        start += 1
+    while end > start and (not lines[end - 1] or lines[end - 1].isspace()):
+        end -= 1
+    return lines[start:end]
+
+
+def _drop_empty_emphasis(tokens: list[object]) -> list[object]:
+    """Emphasis around nothing goes; so do a closer and the same opener that
+    meet (``*a**b*`` is ``*ab*``)."""
+    out: list[object] = []
+    for token in tokens:
+        if isinstance(token, _Mark) and not token.opens and out:
+            last = out[-1]
+            if last is token.pair:
+                out.pop()
+                continue
+        if (
+            isinstance(token, _Mark)
+            and token.opens
+            and out
+            and isinstance(out[-1], _Mark)
+            and not out[-1].opens
+            and out[-1].delim == token.delim
+        ):
+            # "</em><em>": one emphasis, from the first opener to the
+            # second closer.
+            closer = out.pop()
+            assert isinstance(closer, _Mark)
+            first, later = closer.pair, token.pair
+            assert first is not None
+            first.pair = later
+            if later is not None:
+                later.pair = first
+            continue
+        out.append(token)
+    return out
+
+
+def _neighbour(tokens: list[object], i: int, step: int) -> str:
+    """The character written next to token ``i`` (``""``: a line edge)."""
+    j = i + step
+    while 0 <= j < len(tokens):
+        token = tokens[j]
+        if token is _BREAK:
+            return ""
+        if isinstance(token, _Mark):
+            if token.kept:
+                return "*"
+        elif isinstance(token, _LinkEdge):
+            return token.text[0] if step > 0 else token.text[-1]
+        elif isinstance(token, str) and token:
+            return token[0] if step > 0 else token[-1]
+        j += step
+    return ""
+
+
+def _check_flanking(tokens: list[object]) -> None:
+    """Unmark emphasis whose delimiters CommonMark would not read as such."""
+    marks = [i for i, t in enumerate(tokens) if isinstance(t, _Mark)]
+    for _ in range(4):
+        changed = False
+        for i in marks:
+            mark = tokens[i]
+            assert isinstance(mark, _Mark)
+            if not mark.kept:
+                continue
+            before, after = _neighbour(tokens, i, -1), _neighbour(tokens, i, 1)
+            if mark.opens:
+                ok = not _is_space(after) and (
+                    not _is_punct(after) or _is_space(before) or _is_punct(before)
+                )
+            else:
+                ok = not _is_space(before) and (
+                    not _is_punct(before) or _is_space(after) or _is_punct(after)
+                )
+            if not ok or mark.pair is None:
+                mark.kept = False
+                if mark.pair is not None:
+                    mark.pair.kept = False
+                changed = True
+        if not changed:
+            return

@@ -1,0 +1,70 @@
+"""`to_text`: the ``innerText`` of cleaned HTML, beside Zyte's html-text.
+
+The rules are checked case by case; on the corpus pages, html-text run on
+the very tree `to_text` reads gives the same characters (whitespace aside):
+the two differ only in where they break lines and put spaces, as the
+module's docstring lists.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import html_text
+import pytest
+from conftest import corpus_pages, corpus_params, read_page
+
+from scrapy_soup import CleanPolicy, Soup, clean, to_markdown, to_text
+from scrapy_soup.markup._convert import working_copy
+from scrapy_soup.markup.text import text_of_element
+
+
+@pytest.mark.parametrize(
+    ("html", "text"),
+    [
+        ("<p>a</p><p>b</p>", "a\n\nb"),
+        ("<div>a</div><div>b</div>", "a\nb"),
+        ("<h1>T</h1><p>x</p>", "T\n\nx"),
+        ("<ul><li>a</li><li>b <b>c</b></li></ul>", "a\nb c"),
+        ("a<br>b<br><br>c", "a\nb\n\nc"),
+        ("x <br> y", "x\ny"),
+        ("<span>a</span><span>b</span>", "ab"),  # as a browser: no space
+        ("a  \n\t b", "a b"),
+        ("<p> a <b> b </b> c </p>", "a b c"),
+        ("<pre>  x\n    y </pre>", "  x\n    y "),
+        ("<table><tr><td>1</td><td>2</td></tr><tr><td>3</td></tr></table>", "1\t2\n3"),
+        ("<script>x()</script><style>p{}</style><template>t</template>ok", "ok"),
+        ("<p>a<!-- c -->b</p>", "ab"),
+        ("AT&amp;T &lt;p&gt;", "AT&T <p>"),
+        ("<p>\u00a0a\u00a0</p>", "\u00a0a\u00a0"),
+        ("", ""),
+    ],
+)
+def test_text_of(html: str, text: str) -> None:
+    assert to_text(html) == text
+
+
+def test_a_document_gives_its_body() -> None:
+    html = "<html><head><title>T</title><style>x</style></head><body><p>b</p></body></html>"
+    assert to_text(html) == "b"
+    assert to_text(Soup(html)) == "b"
+
+
+def test_a_policy_that_keeps_scripts_still_gives_no_text_of_them() -> None:
+    keep_all = CleanPolicy(allowed_tags=None, remove_tags=frozenset())
+    html = "<p>a</p><script>s()</script><template>t</template><video>v</video>"
+    assert "<script>" in clean(html, keep_all)
+    assert to_text(html, keep_all) == "a"
+    assert to_markdown(html, policy=keep_all) == "a"
+
+
+@pytest.mark.parametrize("path", corpus_params(corpus_pages()), ids=lambda p: p.name)
+def test_the_same_characters_as_html_text_on_the_same_tree(path: Path) -> None:
+    soup = Soup(read_page(path))
+    part = soup.find("article") or soup.body
+    assert part is not None
+    tree = working_copy(part, None, None)
+    ours = text_of_element(tree)
+    theirs = html_text.etree_to_text(tree)
+    assert "".join(ours.split()) == "".join(theirs.split())
+    assert ours == to_text(part)
