@@ -230,8 +230,8 @@ class Config:
             raise SettingsError(
                 "SOUP_MARKDOWN_FIELDS",
                 settings.get("SOUP_MARKDOWN_FIELDS"),
-                f"SOUP_TEXT_FIELDS names {', '.join(both)} too: a field is "
-                "exported in one format",
+                "SOUP_TEXT_FIELDS and SOUP_MARKDOWN_FIELDS both name "
+                f"{', '.join(both)}: a field is exported in one format",
             )
         url_field = values["SOUP_URL_FIELD"]
         assert url_field is None or isinstance(url_field, str)
