@@ -18,6 +18,7 @@ from scrapy_soup._scrapy import (
 )
 from scrapy_soup._scrapy._config import DEFAULTS, Config
 from scrapy_soup._scrapy.addon import COMPONENTS
+from scrapy_soup.markup.clean import STRICT_POLICY
 
 ADDON = {"ADDONS": {"scrapy_soup.Addon": 0}}
 # Disabling works with the public name and with the full module path.
@@ -100,7 +101,7 @@ def test_user_soup_settings_win_over_addon_defaults() -> None:
     ).settings
     config = Config.from_settings(settings)
     assert config.html_fields == ("body",)
-    assert config.clean_policy == "strict"
+    assert config.policy == STRICT_POLICY
 
 
 def test_spider_custom_settings_win_over_addon() -> None:
@@ -118,17 +119,29 @@ def test_spider_custom_settings_win_over_addon() -> None:
     assert Config.from_settings(settings).url_field == "source_url"
 
 
-def test_addon_keeps_other_components_and_broken_paths_to_scrapy() -> None:
-    # A path that does not import is someone else's problem: the add-on must
-    # neither crash on it nor drop it.
+def test_addon_keeps_other_components() -> None:
     addon = Addon()
     from scrapy.settings import Settings
 
-    settings = Settings({"ITEM_PIPELINES": {"no.such.Pipeline": 300}})
+    other = "scrapy.pipelines.images.ImagesPipeline"
+    settings = Settings({"ITEM_PIPELINES": {other: 300}}, priority="project")
     addon.update_settings(settings)
     pipelines = settings.getdict("ITEM_PIPELINES")
-    assert pipelines["no.such.Pipeline"] == 300
+    assert pipelines[other] == 300
     assert pipelines[AbsoluteLinksPipeline] == 100
+    # Adding a component is not setting the setting: its priority stays.
+    assert settings.getpriority("ITEM_PIPELINES") == 20
+
+
+def test_addon_uses_scrapys_helper_so_a_broken_path_fails_as_in_scrapy() -> None:
+    # BaseSettings.setdefault_in_component_priority_dict() loads every entry
+    # (it is how an entry given as a path is recognized): a path that does
+    # not import fails there, as it would when Scrapy builds the pipelines.
+    from scrapy.settings import Settings
+
+    settings = Settings({"ITEM_PIPELINES": {"no.such.Pipeline": 300}})
+    with pytest.raises(ImportError, match="no"):
+        Addon().update_settings(settings)
 
 
 def test_pipelines_run_before_a_user_pipeline_at_300() -> None:

@@ -272,11 +272,19 @@ def test_clean_settings_reach_the_policy(
     assert not same_html(item["html"], expected_html(html, base))
 
 
-def test_unknown_clean_setting_stops_the_crawl(
+def test_unknown_clean_setting_is_warned_and_the_preset_kept(
     server: PageServer, tmp_path: Path
 ) -> None:
-    with pytest.raises(AssertionError, match="unknown clean policy option"):
-        _crawl(server, tmp_path, {"SOUP_CLEAN_DROP_ATTRIBUTE": "align"})
+    # An unknown name is warned once with the closest known one (the crawl
+    # cleans with the preset); a wrong value stops the crawl
+    # (test_scrapy_seams).
+    result = _crawl(server, tmp_path, {"SOUP_CLEAN_DROP_ATTRIBUTE": "align"})
+    assert result.log.count("Unknown setting SOUP_CLEAN_DROP_ATTRIBUTE") == 1
+    assert "did you mean SOUP_CLEAN_DROP_ATTRIBUTES?" in result.log
+    item = _by_page(result.items)[server.url("/dir/article.html")]
+    base = server.url("/dir/")
+    html = _article_html(server, "/dir/article.html")
+    assert same_html(item["html"], expected_html(html, base))
 
 
 def test_extra_link_attributes(server: PageServer, tmp_path: Path) -> None:

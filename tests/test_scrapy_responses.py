@@ -479,7 +479,8 @@ def test_follow_all_skips_links_a_crawl_cannot_follow() -> None:
     # crawler's stats on with the response).
     from scrapy_helpers import make_crawler
 
-    from scrapy_soup._scrapy.responses import LINKS_SKIPPED, hand_on
+    from scrapy_soup._scrapy._stats import LINKS_SKIPPED
+    from scrapy_soup._scrapy.responses import hand_on
 
     stats = MemoryStatsCollector(make_crawler())
     crawled = hand_on(HtmlResponse(URL, body=body), stats, sniff_html=False)

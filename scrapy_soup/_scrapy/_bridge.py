@@ -17,8 +17,15 @@ from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
+from scrapy_soup._scrapy._stats import (
+    ATTRIBUTES_REMOVED,
+    CHARACTERS_REMOVED,
+    COMMENTS_REMOVED,
+    ELEMENTS_REMOVED,
+    TAGS_UNWRAPPED,
+)
+
 if TYPE_CHECKING:
-    from scrapy_soup._scrapy._config import Config
     from scrapy_soup._tree._soup import Soup
     from scrapy_soup._tree._tag import Tag
     from scrapy_soup.markup.clean import CleanPolicy
@@ -32,7 +39,6 @@ __all__ = [
     "fragment_html",
     "fragment_of_markup",
     "fragment_of_tag",
-    "policy_from_config",
     "remember_code_languages",
 ]
 
@@ -99,29 +105,17 @@ def absolutize(soup: Soup, base_url: str, extra_attributes: tuple[str, ...]) -> 
     )
 
 
-def policy_from_config(config: Config) -> CleanPolicy:
-    """Build the cleaning policy: the ``SOUP_CLEAN_POLICY`` preset (or a
-    ``CleanPolicy``) changed by the other ``SOUP_CLEAN_*`` settings.
-
-    Raises ValueError for an unknown preset or ``SOUP_CLEAN_*`` name, so that
-    a typo stops the crawl at start instead of cleaning with the wrong policy.
-    """
-    from scrapy_soup.markup.clean import CleanPolicy
-
-    return CleanPolicy.from_dict(config.clean_options, base=config.clean_policy)
-
-
 def clean(soup: Soup, policy: CleanPolicy) -> dict[str, int]:
     """Clean a fragment soup in place; return the counts for the stats."""
     from scrapy_soup.markup.clean import clean_element
 
     stats = clean_element(container_of(soup), policy)
     return {
-        "soup/elements_removed": stats.elements_removed,
-        "soup/tags_unwrapped": stats.tags_unwrapped,
-        "soup/attributes_removed": stats.attributes_removed,
-        "soup/comments_removed": stats.comments_removed,
-        "soup/characters_removed": stats.characters_removed,
+        ELEMENTS_REMOVED: stats.elements_removed,
+        TAGS_UNWRAPPED: stats.tags_unwrapped,
+        ATTRIBUTES_REMOVED: stats.attributes_removed,
+        COMMENTS_REMOVED: stats.comments_removed,
+        CHARACTERS_REMOVED: stats.characters_removed,
     }
 
 

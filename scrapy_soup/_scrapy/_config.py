@@ -1,55 +1,215 @@
-"""All ``SOUP_*`` settings, read from the crawler's settings in one place.
+"""All ``SOUP_*`` settings, read and checked in one place.
 
-Every Scrapy component of scrapy_soup builds a :class:`Config` in its
-``from_crawler()`` and reads nothing else from the settings afterwards, so the
-settings reference in ``docs/scrapy.md`` and this module cannot drift apart.
+Every Scrapy component of scrapy_soup gets its :class:`Config` from
+:func:`~scrapy_soup._scrapy._checks.crawler_config` and reads nothing else from
+the settings. The settings are declared in
+:mod:`~scrapy_soup._scrapy._settings`; each value is checked here against its
+declared kind, accepting what Scrapy's ``getbool``/``getlist``/``getdict``
+accept (so the strings ``scrapy crawl -s NAME=VALUE`` gives work) plus JSON
+lists, and nothing else: a wrong value raises :class:`SettingsError`, whose
+message is one line naming the setting, the value and the expected form.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar
+
+from scrapy_soup._scrapy._settings import (
+    ATTRIBUTE_MAP,
+    BOOL,
+    CLEAN_PREFIX,
+    PRESET,
+    SETTINGS,
+    SETTINGS_BY_NAME,
+    STR_LIST,
+    STR_OR_NONE,
+    TAGS,
+)
+from scrapy_soup.markup.clean import POLICIES, CleanPolicy
 
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
 
-__all__ = ["CLEAN_PREFIX", "DEFAULTS", "Config"]
+__all__ = ["CLEAN_PREFIX", "DEFAULTS", "Config", "SettingsError", "parse_setting"]
 
-#: Default value of every setting the add-on sets; ``docs/scrapy.md``
-#: documents each one. The other ``SOUP_CLEAN_*`` settings default to the
-#: value of the ``SOUP_CLEAN_POLICY`` preset.
-DEFAULTS: dict[str, Any] = {
-    "SOUP_SNIFF_HTML": False,
-    "SOUP_URL_FIELD": None,
-    "SOUP_HTML_FIELDS": [],
-    "SOUP_TEXT_FIELDS": [],
-    "SOUP_MARKDOWN_FIELDS": [],
-    "SOUP_DROP_FAILED_ITEMS": False,
-    "SOUP_LINKS_EXTRA_ATTRIBUTES": [],
-    "SOUP_CLEAN_POLICY": "safe",
+_T = TypeVar("_T")
+
+#: The declared defaults the add-on sets (at "addon" priority); the
+#: ``SOUP_CLEAN_*`` fields default to the ``SOUP_CLEAN_POLICY`` preset's.
+DEFAULTS: dict[str, object] = {
+    s.name: s.default for s in SETTINGS if s.default is not None
 }
 
-#: Prefix of the settings that change one field of the cleaning policy
-#: (``SOUP_CLEAN_DROP_ATTRIBUTES`` -> ``CleanPolicy.drop_attributes``).
-CLEAN_PREFIX = "SOUP_CLEAN_"
+#: What each kind looks like on the command line, for error messages.
+_EXAMPLES = {
+    BOOL: "True/False, true/false or 1/0",
+    STR_OR_NONE: "a name",
+    STR_LIST: 'a list of strings, "a,b" or \'["a", "b"]\'',
+    TAGS: '"*", a list of tag names, "p,a" or \'["p", "a"]\'',
+    ATTRIBUTE_MAP: '\'{"a": ["href"], "*": ["title"]}\', or a list of names '
+    "for every tag",
+}
+
+
+class SettingsError(ValueError):
+    """A ``SOUP_*`` setting has a value its kind does not allow."""
+
+    def __init__(self, name: str, value: object, why: str = "") -> None:
+        kind = SETTINGS_BY_NAME[name].kind
+        because = f" ({why})" if why else ""
+        example = _EXAMPLES.get(kind)
+        super().__init__(
+            f"Invalid setting {name}={value!r}{because}: expected {kind}"
+            + (f", e.g. {example}" if example else "")
+        )
+        self.name = name
+        self.value = value
+        self.why = why
+
+
+def _bool(name: str, value: object) -> bool:
+    # As BaseSettings.getbool(): bool(int(value)), or the words True/False.
+    if value in ("True", "true"):
+        return True
+    if value in ("False", "false"):
+        return False
+    if isinstance(value, (bool, int, float, str)):
+        try:
+            return bool(int(value))
+        except ValueError:
+            pass
+    raise SettingsError(name, value)
+
+
+def _strings(name: str, value: object, items: object) -> tuple[str, ...]:
+    if not isinstance(items, (list, tuple, set, frozenset)):
+        raise SettingsError(name, value)
+    bad = [v for v in items if not isinstance(v, str)]
+    if bad:
+        raise SettingsError(name, value, f"{bad[0]!r} is not a string")
+    return tuple(v.strip() for v in items if v.strip())
+
+
+def _json(name: str, value: str) -> object:
+    try:
+        return json.loads(value.strip())
+    except ValueError as exc:
+        raise SettingsError(name, value, f"not valid JSON: {exc}") from None
+
+
+def _str_list(name: str, value: object) -> tuple[str, ...]:
+    # As BaseSettings.getlist(): a str is split on commas; and a JSON list.
+    if isinstance(value, str):
+        text = value.strip()
+        if text.startswith(("[", "{")):
+            return _strings(name, value, _json(name, value))
+        return _strings(name, value, text.split(","))
+    return _strings(name, value, value)
+
+
+def _names(name: str, value: object) -> tuple[str, ...]:
+    """Tag, attribute or scheme names: also split on spaces, as the policy does."""
+    return tuple(n for item in _str_list(name, value) for n in item.split())
+
+
+def _tags(name: str, value: object) -> tuple[str, ...] | str:
+    names = _names(name, value)
+    # "*": every tag (None in the policy, which here means "not set").
+    return "*" if names == ("*",) else names
+
+
+def _attribute_map(name: str, value: object) -> dict[str, tuple[str, ...]]:
+    # As BaseSettings.getdict(): a dict, or a str holding a JSON object; and
+    # what CleanPolicy takes besides: a list of names, meaning {"*": names}.
+    given = value
+    if isinstance(value, str) and value.strip().startswith("{"):
+        given = _json(name, value)
+    if isinstance(given, Mapping):
+        out: dict[str, tuple[str, ...]] = {}
+        for tag, attrs in given.items():
+            if not isinstance(tag, str):
+                raise SettingsError(name, value, f"key {tag!r} is not a string")
+            try:
+                out[tag] = _names(name, attrs)
+            except SettingsError as exc:
+                why = f"{tag!r}: {exc.why or f'{attrs!r} is not a list of names'}"
+                raise SettingsError(name, value, why) from None
+        return out
+    return {"*": _names(name, value)}
+
+
+def _preset(name: str, value: object) -> CleanPolicy:
+    if isinstance(value, CleanPolicy):
+        return value
+    if isinstance(value, str) and value.strip().lower() in POLICIES:
+        return POLICIES[value.strip().lower()]
+    raise SettingsError(name, value)
+
+
+def _str_or_none(name: str, value: object) -> str | None:
+    if not isinstance(value, str):
+        raise SettingsError(name, value)
+    return value.strip() or None
+
+
+_PARSERS = {
+    BOOL: _bool,
+    STR_OR_NONE: _str_or_none,
+    STR_LIST: _str_list,
+    TAGS: _tags,
+    ATTRIBUTE_MAP: _attribute_map,
+    PRESET: _preset,
+}
+
+
+def parse_setting(name: str, value: object) -> object:
+    """``value`` of the declared setting ``name``, checked and normalized.
+
+    None (not set) gives the declared default. Raises :class:`SettingsError`.
+    """
+    setting = SETTINGS_BY_NAME[name]
+    if value is None:
+        return None if setting.default is None else parse_setting(name, setting.default)
+    return _PARSERS[setting.kind](name, value)
+
+
+def _policy(values: dict[str, object]) -> CleanPolicy:
+    policy = values["SOUP_CLEAN_POLICY"]
+    assert isinstance(policy, CleanPolicy)
+    changes = {
+        name.removeprefix(CLEAN_PREFIX).lower(): None if value == "*" else value
+        for name, value in values.items()
+        if name.startswith(CLEAN_PREFIX)
+        and name != "SOUP_CLEAN_POLICY"
+        and value is not None
+    }
+    return policy.replace(**changes)
+
+
+def _get(values: dict[str, object], name: str, kind: type[_T]) -> _T:
+    value = values[name]
+    assert isinstance(value, kind)
+    return value
 
 
 @dataclass(frozen=True)
 class Config:
-    """The ``SOUP_*`` settings of one crawler, typed."""
+    """The ``SOUP_*`` settings of one crawler, checked and typed."""
 
+    enabled: bool = True
     sniff_html: bool = False
     url_field: str | None = None
     html_fields: tuple[str, ...] = ()
-    #: HTML fields exported as text (``to_text``) / as Markdown (``to_markdown``).
+    #: fields converted to plain text / Markdown after cleaning
     text_fields: tuple[str, ...] = ()
     markdown_fields: tuple[str, ...] = ()
     drop_failed_items: bool = False
     links_extra_attributes: tuple[str, ...] = ()
-    #: A preset name or a ``CleanPolicy`` object.
-    clean_policy: Any = "safe"
-    #: ``SOUP_CLEAN_*`` settings other than the preset, as given (not None).
-    clean_options: dict[str, Any] = field(default_factory=dict)
+    #: ``SOUP_CLEAN_POLICY`` changed by the other ``SOUP_CLEAN_*`` settings
+    policy: CleanPolicy = field(default_factory=CleanPolicy)
 
     @property
     def markup_fields(self) -> tuple[str, ...]:
@@ -58,38 +218,31 @@ class Config:
 
     @classmethod
     def from_settings(cls, settings: BaseSettings) -> Config:
-        """Read every ``SOUP_*`` setting; values may come as strings from ``-s``."""
-        url_field = settings.get("SOUP_URL_FIELD") or None
-        clean_options = {
-            str(key): settings.get(key)
-            for key in settings
-            if isinstance(key, str)
-            and key.startswith(CLEAN_PREFIX)
-            and key != "SOUP_CLEAN_POLICY"
-            and settings.get(key) is not None
-        }
-        text_fields = tuple(
-            str(f).strip() for f in settings.getlist("SOUP_TEXT_FIELDS")
-        )
-        markdown_fields = tuple(
-            str(f).strip() for f in settings.getlist("SOUP_MARKDOWN_FIELDS")
-        )
+        """Read and check every declared setting (strings from ``-s`` too).
+
+        Raises :class:`SettingsError` for the first value that is wrong.
+        """
+        values = {s.name: parse_setting(s.name, settings.get(s.name)) for s in SETTINGS}
+        text_fields = _get(values, "SOUP_TEXT_FIELDS", tuple)
+        markdown_fields = _get(values, "SOUP_MARKDOWN_FIELDS", tuple)
         both = sorted(set(text_fields) & set(markdown_fields))
         if both:
-            raise ValueError(
+            raise SettingsError(
+                "SOUP_MARKDOWN_FIELDS",
+                settings.get("SOUP_MARKDOWN_FIELDS"),
                 "SOUP_TEXT_FIELDS and SOUP_MARKDOWN_FIELDS both name "
-                f"{', '.join(both)}: a field is exported in one format"
+                f"{', '.join(both)}: a field is exported in one format",
             )
+        url_field = values["SOUP_URL_FIELD"]
+        assert url_field is None or isinstance(url_field, str)
         return cls(
-            sniff_html=settings.getbool("SOUP_SNIFF_HTML"),
-            url_field=str(url_field) if url_field is not None else None,
-            html_fields=tuple(str(f) for f in settings.getlist("SOUP_HTML_FIELDS")),
+            enabled=_get(values, "SOUP_ENABLED", bool),
+            sniff_html=_get(values, "SOUP_SNIFF_HTML", bool),
+            url_field=url_field,
+            html_fields=_get(values, "SOUP_HTML_FIELDS", tuple),
             text_fields=text_fields,
             markdown_fields=markdown_fields,
-            drop_failed_items=settings.getbool("SOUP_DROP_FAILED_ITEMS"),
-            links_extra_attributes=tuple(
-                str(a) for a in settings.getlist("SOUP_LINKS_EXTRA_ATTRIBUTES")
-            ),
-            clean_policy=settings.get("SOUP_CLEAN_POLICY") or "safe",
-            clean_options=clean_options,
+            drop_failed_items=_get(values, "SOUP_DROP_FAILED_ITEMS", bool),
+            links_extra_attributes=_get(values, "SOUP_LINKS_EXTRA_ATTRIBUTES", tuple),
+            policy=_policy(values),
         )

@@ -10,11 +10,13 @@ from dataclasses import dataclass
 
 __all__ = [
     "ATTRIBUTES_REMOVED",
+    "CHARACTERS_REMOVED",
     "COMMENTS_REMOVED",
     "DOCUMENTS_TRUNCATED",
     "ELEMENTS_REMOVED",
     "FIELDS_FAILED",
     "LINKS_ABSOLUTIZED",
+    "LINKS_SKIPPED",
     "RESPONSES_WRAPPED",
     "STATS",
     "STATS_BY_NAME",
@@ -39,8 +41,10 @@ ATTRIBUTES_REMOVED = "soup/attributes_removed"
 ELEMENTS_REMOVED = "soup/elements_removed"
 TAGS_UNWRAPPED = "soup/tags_unwrapped"
 COMMENTS_REMOVED = "soup/comments_removed"
+CHARACTERS_REMOVED = "soup/characters_removed"
 FIELDS_FAILED = "soup/fields_failed"
 DOCUMENTS_TRUNCATED = "soup/documents_truncated"
+LINKS_SKIPPED = "soup/links_skipped"
 
 STATS: tuple[Stat, ...] = (
     Stat(
@@ -68,6 +72,11 @@ STATS: tuple[Stat, ...] = (
         "comments removed by `CleanHtmlPipeline`",
     ),
     Stat(
+        CHARACTERS_REMOVED,
+        "characters HTML or XML 1.0 forbid in text (control characters, "
+        "noncharacters) dropped by `CleanHtmlPipeline`",
+    ),
+    Stat(
         FIELDS_FAILED,
         "values the spider middleware could not convert (now `None`) or a "
         "pipeline could not process (now their text, escaped, or the item "
@@ -78,6 +87,12 @@ STATS: tuple[Stat, ...] = (
         "pages whose tree libxml2 cut short at its depth limit (2,048 levels), "
         "counted and logged once when `response.soup` is first read; "
         "`Soup(response.text)` keeps the whole page",
+    ),
+    Stat(
+        LINKS_SKIPPED,
+        "soup Tags `response.follow_all()` skipped, as Scrapy's LinkExtractor "
+        "skips them: links neither `http(s)` nor relative (`mailto:`, `tel:`, "
+        "`javascript:`, `data:`, `ftp:`), and links that make no valid URL",
     ),
 )
 

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from scrapy.utils.misc import load_object
-
 from scrapy_soup._scrapy._config import DEFAULTS
 from scrapy_soup._scrapy.middlewares import (
     SoupDownloaderMiddleware,
@@ -36,42 +34,21 @@ COMPONENTS: tuple[tuple[str, type, int], ...] = (
 )
 
 
-def _is_listed(settings: BaseSettings, name: str, component: type) -> bool:
-    """Tell whether the user already lists ``component`` (any order, even None)."""
-    for key in settings.getdict(name):
-        try:
-            if key is component or load_object(key) is component:
-                return True
-        except (ImportError, NameError, ValueError, AttributeError):
-            # Someone else's broken entry: Scrapy reports it when it loads it.
-            continue
-    return False
-
-
-def _setdefault_component(
-    settings: BaseSettings, name: str, component: type, order: int
-) -> None:
-    # As scrapy-zyte-api's add-on: add the component only if it is absent, so
-    # a user's own order, or a user's None that disables it, is kept.
-    if _is_listed(settings, name, component):
-        return
-    components = settings.getdict(name)
-    components[component] = order
-    # Keep the setting's own priority: adding a component is not "setting" it.
-    settings.set(name, components, settings.getpriority(name) or 0)
-
-
 class Addon:
     """Enable the scrapy_soup middlewares and pipelines with add-on priority.
 
     Components are added at their recommended orders unless the user's
     settings already list them (with an order, or ``None`` to disable one);
-    the ``SOUP_*`` settings get their defaults at "addon" priority, below any
-    project or spider setting.
+    the ``SOUP_*`` settings get their declared defaults at "addon" priority,
+    below any project or spider setting. ``SOUP_ENABLED = False`` (e.g. in a
+    spider's ``custom_settings``) keeps every component out for that spider.
     """
 
     def update_settings(self, settings: BaseSettings) -> None:
         for name, component, order in COMPONENTS:
-            _setdefault_component(settings, name, component, order)
+            # Only if absent (by class or import path): a user's own order, or
+            # a user's None that disables it, is kept; the setting's priority
+            # is kept too (adding a component is not "setting" it).
+            settings.setdefault_in_component_priority_dict(name, component, order)
         for key, value in DEFAULTS.items():
             settings.set(key, value, "addon")

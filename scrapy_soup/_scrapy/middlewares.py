@@ -15,7 +15,7 @@ from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from scrapy.utils.response import get_base_url
 
 from scrapy_soup._scrapy._bridge import remember_code_languages
-from scrapy_soup._scrapy._config import Config
+from scrapy_soup._scrapy._checks import FieldsSeen, crawler_config
 from scrapy_soup._scrapy._origins import ItemOrigins, Origin
 from scrapy_soup._scrapy._plain import (
     FieldFailures,
@@ -67,7 +67,8 @@ class SoupDownloaderMiddleware:
     """
 
     def __init__(self, crawler: Crawler) -> None:
-        self._config = Config.from_settings(crawler.settings)
+        # Raises NotConfigured when SOUP_ENABLED is off or a setting is wrong.
+        self._config = crawler_config(crawler)
         self._stats = crawler.stats
 
     @classmethod
@@ -132,8 +133,10 @@ class SoupSpiderMiddleware(BaseSpiderMiddleware):
     """
 
     def __init__(self, crawler: Crawler) -> None:
+        # Raises NotConfigured when SOUP_ENABLED is off or a setting is wrong.
+        self._config = crawler_config(crawler)
         super().__init__(crawler)
-        self._config = Config.from_settings(crawler.settings)
+        self._fields_seen = FieldsSeen.of(crawler, self._config)
         self._origins = ItemOrigins.of(crawler)
         # One origin per response, however many items it yields.
         self._by_response: weakref.WeakKeyDictionary[Response, Origin] = (
@@ -153,6 +156,7 @@ class SoupSpiderMiddleware(BaseSpiderMiddleware):
         # A dict is the usual item; is_item() asks every adapter class.
         if not (type(item) is dict or ItemAdapter.is_item(item)):
             return item
+        self._fields_seen.add(item)
         origin = None if response is None else self._origin_of(response)
         failed: list[FieldPath] = []
         try:

@@ -35,10 +35,9 @@ from scrapy_soup._scrapy._bridge import (
     convert,
     fragment_html,
     fragment_of_markup,
-    policy_from_config,
     remember_code_languages,
 )
-from scrapy_soup._scrapy._config import Config
+from scrapy_soup._scrapy._checks import FieldsSeen, crawler_config
 from scrapy_soup._scrapy._origins import ItemOrigins
 from scrapy_soup._scrapy._plain import (
     FieldFailures,
@@ -154,8 +153,10 @@ class _HtmlFieldPipeline:
     needs_base_url = False
 
     def __init__(self, crawler: Crawler) -> None:
+        # Raises NotConfigured when SOUP_ENABLED is off or a setting is wrong.
+        self._config = crawler_config(crawler)
         self.crawler = crawler
-        self._config = Config.from_settings(crawler.settings)
+        self._fields_seen = FieldsSeen.of(crawler, self._config)
         self._stats = crawler.stats
         self._origins = ItemOrigins.of(crawler)
         self._final, self._next_is_soup = self._place_in(crawler)
@@ -205,6 +206,7 @@ class _HtmlFieldPipeline:
     # -- item handling -------------------------------------------------------
     def process_item(self, item: Any, spider: Spider | None = None) -> Any:
         # ``spider`` is optional: Scrapy < 2.14 passes it, later ones do not.
+        self._fields_seen.add(item)
         html_names = html_field_names(item, self._config.markup_fields, self._marked)
         markup = self._origins.markup(item)
         # What SoupSpiderMiddleware did for the callback's items, done again
@@ -440,7 +442,7 @@ class CleanHtmlPipeline(_HtmlFieldPipeline):
 
     def __init__(self, crawler: Crawler) -> None:
         super().__init__(crawler)
-        self._policy = policy_from_config(self._config)
+        self._policy = self._config.policy
 
     def transform(self, fragment: Soup, base_url: str | None) -> dict[str, int]:
         return clean(fragment, self._policy)

@@ -48,7 +48,11 @@ from scrapy.http import (
 )
 from w3lib.url import safe_url_string
 
-from scrapy_soup._scrapy._stats import DOCUMENTS_TRUNCATED
+from scrapy_soup._scrapy._stats import (
+    DOCUMENTS_TRUNCATED,
+    LINKS_SKIPPED,
+    RESPONSES_WRAPPED,
+)
 
 if TYPE_CHECKING:
     from parsel import Selector as ParselSelector
@@ -82,13 +86,6 @@ __all__ = [
     "soup_response",
     "url_of_tag",
 ]
-
-#: Stat: responses the downloader middleware handed on with a soup.
-RESPONSES_WRAPPED = "soup/responses_wrapped"
-#: Stat: Tags ``follow_all()`` skipped (mailto:, javascript:, a bad URL...).
-LINKS_SKIPPED = "soup/links_skipped"
-#: Stat: pages whose tree the parser cut short.
-DOCUMENTS_TRUNCATED = "soup/documents_truncated"
 
 # What WHATWG "strip leading and trailing ASCII whitespace" removes from an
 # attribute value that holds a URL (w3lib.html.strip_html5_whitespace).
