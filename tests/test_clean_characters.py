@@ -201,6 +201,9 @@ class CharactersSpider(scrapy.Spider):
             "page": response.url,
             "body": response.soup.body,
             "html": response.css("body").get(),
+            # An HTML field holding no markup is not parsed (that would
+            # write "AT&T" as "AT&amp;T"), but it loses the characters too.
+            "note": "GS\x1d AT&T\x0cend",
         }
 
 
@@ -226,13 +229,14 @@ def test_a_crawl_exports_well_formed_xml_json_lines_and_csv(tmp_path: Path) -> N
         result = run_crawl(
             tmp_path,
             "test_clean_characters:CharactersSpider",
-            {**ADDON_SETTINGS, "SOUP_HTML_FIELDS": ["html"], "FEEDS": feeds},
+            {**ADDON_SETTINGS, "SOUP_HTML_FIELDS": ["html", "note"], "FEEDS": feeds},
             start_urls=[server.base + "/page.html"],
         )
     stats = result.stats
     assert stats["item_scraped_count"] == 1
-    # Both fields, each with the characters written twice (text, title).
-    assert stats["soup/characters_removed"] >= 16
+    # Both fields, each with the characters written twice (text, title),
+    # and the two of the note.
+    assert stats["soup/characters_removed"] >= 18
     # The XML feed parses with lxml's strict parser (no recover).
     root = etree.parse(str(tmp_path / "items.xml"), etree.XMLParser()).getroot()
     items = root.findall("item")
@@ -246,6 +250,7 @@ def test_a_crawl_exports_well_formed_xml_json_lines_and_csv(tmp_path: Path) -> N
     item = json.loads(lines[0])
     assert item["body"] == items[0].findtext("body")
     assert item["html"] == items[0].findtext("html")
+    assert item["note"] == items[0].findtext("note") == "GS AT&T end"
     with open(tmp_path / "items.csv", encoding="utf-8", newline="") as f:
         rows = list(csv.DictReader(f))
     assert len(rows) == 1

@@ -119,6 +119,17 @@ def clean(soup: Soup, policy: CleanPolicy) -> dict[str, int]:
     }
 
 
+def clean_text(text: str) -> tuple[str, dict[str, int]]:
+    """Text without markup, as ``clean()`` leaves it: without the characters
+    HTML and XML 1.0 forbid (an XML feed could not hold them); the counts."""
+    from scrapy_soup.markup._characters import drop_forbidden, has_forbidden
+
+    if not has_forbidden(text):
+        return text, {}
+    text, count = drop_forbidden(text)
+    return text, {CHARACTERS_REMOVED: count}
+
+
 def clean_markup(markup: str, policy: CleanPolicy) -> str:
     """``scrapy_soup.markup.clean.clean`` of a string (cleaned until it is stable)."""
     from scrapy_soup.markup.clean import clean as clean_string

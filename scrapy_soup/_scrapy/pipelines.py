@@ -32,6 +32,7 @@ from scrapy_soup._scrapy._bridge import (
     absolutize,
     clean,
     clean_markup,
+    clean_text,
     convert,
     fragment_html,
     fragment_of_markup,
@@ -191,6 +192,10 @@ class _HtmlFieldPipeline:
     def transform(self, fragment: Soup, base_url: str | None) -> dict[str, int]:
         """Change ``fragment`` in place; return the counts to add to the stats."""
         raise NotImplementedError
+
+    def plain_text(self, text: str) -> tuple[str, dict[str, int]]:
+        """What becomes of a value holding no markup; the counts for the stats."""
+        return text, {}
 
     def finish(self, fragment: Soup) -> str:
         """The value's final ``str`` (this is the last scrapy_soup pipeline)."""
@@ -386,7 +391,11 @@ class _HtmlFieldPipeline:
         fmt = work.formats.get(path[0]) if work.formats else None
         if fragment is None and fmt is None and "<" not in text:
             # No markup: nothing to rewrite or clean, and parsing would
-            # only re-escape the text ("AT&T" -> "AT&amp;T").
+            # only re-escape the text ("AT&T" -> "AT&amp;T"); but it goes to
+            # the feed as it is, so the characters no feed can hold go.
+            text, counts = self.plain_text(text)
+            for key, count in counts.items():
+                work.totals[key] = work.totals.get(key, 0) + count
             return text
         try:
             if fragment is None:
@@ -446,6 +455,9 @@ class CleanHtmlPipeline(_HtmlFieldPipeline):
 
     def transform(self, fragment: Soup, base_url: str | None) -> dict[str, int]:
         return clean(fragment, self._policy)
+
+    def plain_text(self, text: str) -> tuple[str, dict[str, int]]:
+        return clean_text(text)
 
     def finish(self, fragment: Soup) -> str:
         # What is exported must be what ``clean()`` returns for a string: a
