@@ -39,6 +39,17 @@ ALONE_WARNING = (
     "SoupDownloaderMiddleware is enabled without SoupSpiderMiddleware or the "
     "scrapy_soup pipelines"
 )
+#: What each setup says at start: the promise it cannot keep, what to add.
+START_WARNINGS = {
+    "addon": None,
+    "middlewares, no pipelines": (
+        "SoupSpiderMiddleware is enabled without the scrapy_soup pipelines"
+    ),
+    "pipelines, no spider middleware": (
+        "AbsoluteLinksPipeline is enabled without SoupSpiderMiddleware or "
+        "SOUP_URL_FIELD"
+    ),
+}
 
 
 @pytest.fixture(scope="module")
@@ -73,6 +84,17 @@ def test_every_feed_holds_every_item_as_plain_data(
     count = result.stats["item_scraped_count"]
     assert count == len(urls)
     assert ALONE_WARNING not in result.log
+    said = [
+        line
+        for line in result.log.splitlines()
+        if any(w and w in line for w in START_WARNINGS.values())
+    ]
+    expected = START_WARNINGS[setup]
+    if expected is None:
+        assert said == []
+    else:
+        assert len(said) == 1 and expected in said[0]
+        assert 'ADDONS = {"scrapy_soup.Addon": 0}' in said[0]
     items = [
         json.loads(line) for line in feeds["jsonlines"].read_text("utf-8").splitlines()
     ]

@@ -138,6 +138,17 @@ def _close_at_open(crawler: Crawler) -> None:
 _DOWNLOADER_MW = "scrapy_soup._scrapy.middlewares.SoupDownloaderMiddleware"
 _SPIDER_MW = "scrapy_soup._scrapy.middlewares.SoupSpiderMiddleware"
 _PIPELINE = "scrapy_soup._scrapy.pipelines._HtmlFieldPipeline"
+_LINKS_PIPELINE = "scrapy_soup._scrapy.pipelines.AbsoluteLinksPipeline"
+
+
+def _listed(settings: BaseSettings, name: str) -> bool:
+    """Whether a component setting names a scrapy_soup pipeline at all, even
+    with ``None`` (a user who disabled one chose so: nothing to warn about)."""
+    for key in settings.getwithbase(name):
+        path = key if isinstance(key, str) else getattr(key, "__module__", "")
+        if str(path).startswith("scrapy_soup"):
+            return True
+    return False
 
 
 def _enabled(settings: BaseSettings, name: str) -> set[str]:
@@ -166,6 +177,25 @@ def _check_setup(settings: BaseSettings) -> None:
             "tag.attrs, ...) are not turned into plain data and feed exporters "
             'may lose them. Enable the add-on (ADDONS = {"scrapy_soup.Addon": 0}) '
             'or add SPIDER_MIDDLEWARES = {"scrapy_soup.SoupSpiderMiddleware": 30}'
+        )
+    if spider and not pipelines and not _listed(settings, "ITEM_PIPELINES"):
+        logger.warning(
+            "SoupSpiderMiddleware is enabled without the scrapy_soup pipelines: "
+            "soup objects in items become plain data, but their HTML (and the "
+            "HTML fields) is exported as it is on the page, links not made "
+            "absolute, nothing cleaned. Enable the add-on "
+            '(ADDONS = {"scrapy_soup.Addon": 0}) or add ITEM_PIPELINES = '
+            '{"scrapy_soup.AbsoluteLinksPipeline": 100, '
+            '"scrapy_soup.CleanHtmlPipeline": 110}'
+        )
+    links = _LINKS_PIPELINE in _enabled(settings, "ITEM_PIPELINES")
+    if links and not spider and not settings.get("SOUP_URL_FIELD"):
+        logger.warning(
+            "AbsoluteLinksPipeline is enabled without SoupSpiderMiddleware or "
+            "SOUP_URL_FIELD: it knows no page URL to make an item's relative "
+            "links absolute against, and leaves them relative. Enable the "
+            'add-on (ADDONS = {"scrapy_soup.Addon": 0}) or add '
+            'SPIDER_MIDDLEWARES = {"scrapy_soup.SoupSpiderMiddleware": 30}'
         )
 
 
