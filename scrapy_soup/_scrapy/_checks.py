@@ -169,7 +169,8 @@ def _check_setup(settings: BaseSettings) -> None:
     """Warn once about a setup where an enabled component cannot keep its promise."""
     downloader = _DOWNLOADER_MW in _enabled(settings, "DOWNLOADER_MIDDLEWARES")
     spider = _SPIDER_MW in _enabled(settings, "SPIDER_MIDDLEWARES")
-    pipelines = _PIPELINE in _enabled(settings, "ITEM_PIPELINES")
+    pipeline_names = _enabled(settings, "ITEM_PIPELINES")
+    pipelines = _PIPELINE in pipeline_names
     if downloader and not spider and not pipelines:
         logger.warning(
             "SoupDownloaderMiddleware is enabled without SoupSpiderMiddleware or "
@@ -188,8 +189,11 @@ def _check_setup(settings: BaseSettings) -> None:
             '{"scrapy_soup.AbsoluteLinksPipeline": 100, '
             '"scrapy_soup.CleanHtmlPipeline": 110}'
         )
-    links = _LINKS_PIPELINE in _enabled(settings, "ITEM_PIPELINES")
-    if links and not spider and not settings.get("SOUP_URL_FIELD"):
+    if (
+        _LINKS_PIPELINE in pipeline_names
+        and not spider
+        and not settings.get("SOUP_URL_FIELD")
+    ):
         logger.warning(
             "AbsoluteLinksPipeline is enabled without SoupSpiderMiddleware or "
             "SOUP_URL_FIELD: it knows no page URL to make an item's relative "
