@@ -150,11 +150,7 @@ def html_field_names(
     names = marked.get(item_class)
     if names is None:
         found: list[str] = list(configured)
-        for name in ItemAdapter.get_field_names_from_class(item_class) or ():
-            meta = ItemAdapter.get_field_meta_from_class(item_class, name)
-            marked_html = any(_marked(meta, key) for key in ("html", *FORMATS))
-            if marked_html and name not in found:
-                found.append(name)
+        found.extend(n for n in _class_marks(item_class)[0] if n not in found)
         names = marked[item_class] = tuple(found)
     return names
 
@@ -169,6 +165,30 @@ def _marked(meta: Mapping[str, Any], key: str) -> bool:
         return True
     extra = meta.get("json_schema_extra")
     return isinstance(extra, Mapping) and bool(extra.get(key))
+
+
+#: item class -> what `_class_marks` read of its field metadata
+_CLASS_MARKS: dict[type, tuple[tuple[str, ...], dict[str, str]]] = {}
+
+
+def _class_marks(item_class: type) -> tuple[tuple[str, ...], dict[str, str]]:
+    """What an item class's field metadata marks, read once per class: the
+    fields holding HTML (``html``, ``text`` or ``markdown`` true) and, of
+    those, the ones exported converted (Markdown if marked both ways)."""
+    known = _CLASS_MARKS.get(item_class)
+    if known is not None:
+        return known
+    names: list[str] = []
+    formats: dict[str, str] = {}
+    for name in ItemAdapter.get_field_names_from_class(item_class) or ():
+        meta = ItemAdapter.get_field_meta_from_class(item_class, name)
+        fmt = next((key for key in FORMATS if _marked(meta, key)), None)
+        if fmt is not None:
+            formats[name] = fmt
+        if fmt is not None or _marked(meta, "html"):
+            names.append(name)
+    known = _CLASS_MARKS[item_class] = (tuple(names), formats)
+    return known
 
 
 def field_formats(
@@ -190,11 +210,8 @@ def field_formats(
         formats = dict.fromkeys(text_fields, "text")
         formats.update(dict.fromkeys(markdown_fields, "markdown"))
         if item_class is not dict:
-            for name in ItemAdapter.get_field_names_from_class(item_class) or ():
-                meta = ItemAdapter.get_field_meta_from_class(item_class, name)
-                for key in FORMATS:
-                    if name not in formats and _marked(meta, key):
-                        formats[name] = key
+            for name, fmt in _class_marks(item_class)[1].items():
+                formats.setdefault(name, fmt)
         cache[item_class] = formats
     return formats
 
