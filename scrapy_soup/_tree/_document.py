@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
+from . import _view
 from ._builder import TreeBuilderInfo, builder_for
 from ._identity import remember, wrap
 from ._modify import _detach, _index_in, _normalize_arg, _prepare
@@ -35,7 +36,6 @@ from ._parse import (
     trailer_start,
     xml_parser,
 )
-from ._slots import adopt
 from ._strings import (
     Comment,
     Doctype,
@@ -136,13 +136,14 @@ class Document:
     #: doctype, None for the next node lxml kept before the root.  Empty:
     #: lxml's siblings of the root and ``_doctype_index`` say it all.
     _top_leader: list[NavigableString | None]
+    #: The view state's flags: `_view` is the only module that sets them.
     #: Text slots ``(element, is_tail)`` an edit wrote, and comment nodes
     #: ``(node, None)`` an edit made: they hold bs4's value as it is, where
     #: text from the parser is read with whitespace-only strings collapsed
     #: (bs4 collapses them once, when it parses).
     _verbatim: set[tuple[Any, bool | None]]
     #: Whether an edit made neighbouring strings in one text slot
-    #: (`_identity.bind_segments`): the text, search and output paths that
+    #: (`_view.bind_segments`): the text, search and output paths that
     #: read lxml's slots whole then take the view's strings instead.
     _segmented: bool
     #: Whether a tag of the tree was made ``hidden`` (its wrapper, kept,
@@ -155,7 +156,7 @@ class Document:
         verbatim whitespace, strings kept apart or of a class of their own,
         hidden tags.  lxml's serializer, or a copy of its tree, would lose
         it: output then goes through the soup's renderer, a copy through
-        `_modify._copy_view_state`."""
+        `_view.copy_state`."""
         return bool(self._verbatim) or self._segmented or self._has_hidden
 
     @property
@@ -696,7 +697,7 @@ class Document:
                 else:
                     nodes[-1][1].addnext(item._el)
                 entries.insert(k, None)
-                adopt(item, self)
+                _view.adopt(item, self)
             if after:
                 anchor = item
         return items

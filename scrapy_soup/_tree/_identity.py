@@ -2,10 +2,11 @@
 
 The same lxml node gives the same `Tag` (or comment, PI) while someone
 holds it, and the same text slot gives the same string while its text is
-unchanged, as in bs4, where a node is one object.  This module owns both
-maps; the other modules go through the functions here, except the hot
-loops of `_text`, which read ``WRAPPER_REFS``/``TEXT_REFS``/``TAIL_REFS`` inline and
-write a `Ref` only for a string they just made.
+unchanged, as in bs4, where a node is one object.  This module holds both
+maps and makes wrappers (`wrap`); the hot loops of `_text` read
+``WRAPPER_REFS``/``TEXT_REFS``/``TAIL_REFS`` inline and write a `Ref` only
+for a string they just made.  Which string an edit binds to which slot is
+`_view`'s, the owner of everything the soup keeps beside lxml's tree.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import weakref
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from ._classes import classes, string_class_for
+from ._classes import classes
 from ._tables import COMMENT_NODE, ENTITY_NODE, PI_NODE
 
 if TYPE_CHECKING:
@@ -176,128 +177,3 @@ def wrap_all(nodes: Iterable[_Element], doc: Document | None) -> list[Any]:
         kept[node] = tag
         append(tag)
     return out
-
-
-def unbind_string(string: Any) -> None:
-    """Detach a string object from its slot (the slot itself is not touched)."""
-    owner = string._owner
-    if owner is not None:
-        refs = TAIL_REFS if string._tail else TEXT_REFS
-        ref = refs.get(owner)
-        if ref is not None and ref() is string:
-            del refs[owner]
-    string._owner = None
-    string._tail = False
-    string._raw = None
-    string._seg = None
-
-
-def bind_string(
-    string: Any, owner: _Element, is_tail: bool, raw: str, doc: Any
-) -> None:
-    """Make ``string`` the object of slot (owner, is_tail), which holds ``raw``."""
-    unbind_string(string)
-    string._owner = owner
-    string._tail = is_tail
-    string._raw = raw
-    string._doc = doc
-    remember_string(owner, is_tail, string)
-
-
-def bind_segments(
-    strings: list[Any], owner: Any, is_tail: bool, raw: str, doc: Any
-) -> None:
-    """Make ``strings`` the strings of one slot, which holds them joined.
-
-    bs4 keeps neighbouring strings apart; lxml's slot holds one text (and
-    no class: a single string of a class of its own is kept the same way,
-    `bind_slot`).  Each
-    string knows the list (``_seg``) and the slot's whole text (``_raw``,
-    so an edit of the slot by any other way leaves them detached); the
-    identity map holds the first, and the soup keeps it, with the list.
-    """
-    seg = list(strings)
-    for string in seg:
-        unbind_string(string)
-    for string in seg:
-        string._owner = owner
-        string._tail = is_tail
-        string._raw = raw
-        string._doc = doc
-        string._seg = seg
-    remember_string(owner, is_tail, seg[0])
-    doc._kept[(owner, is_tail)] = seg[0]
-    doc._segmented = True
-
-
-def bind_slot(
-    strings: list[Any], owner: _Element, is_tail: bool, raw: str, doc: Any
-) -> None:
-    """Make ``strings`` the strings of a slot an edit wrote, which holds them joined.
-
-    A lone string of the class its place gives is the slot's string
-    (`bind_string`).  Several, or one of a class of its own (a `CData`, a
-    `Script` put in a ``<div>``, a `NavigableString` in a ``<script>``), are
-    its segments (`bind_segments`), which output and
-    ``get_text()`` read with their own classes, not the one the tags around
-    the slot give its text.  Segments need a document to keep them.
-    """
-    if len(strings) == 1 and (
-        doc is None or type(strings[0]) is _class_of_slot(owner, is_tail, doc)
-    ):
-        bind_string(strings[0], owner, is_tail, raw, doc)
-    elif doc is not None:
-        bind_segments(strings, owner, is_tail, raw, doc)
-
-
-def _class_of_slot(owner: _Element, is_tail: bool, doc: Any) -> type[Any]:
-    """The class the text of slot (owner, is_tail) reads as, from where it is."""
-    if doc._mode == "xml":
-        return classes.NavigableString
-    return string_class_for(owner.getparent() if is_tail else owner)
-
-
-def move_strings(found: Any, owner: _Element, is_tail: bool, raw: str) -> None:
-    """The text of ``found``'s slot moved to slot (owner, is_tail): its strings follow."""
-    seg = found._seg
-    if seg is not None:
-        bind_segments(seg, owner, is_tail, raw, found._doc)
-    else:
-        bind_string(found, owner, is_tail, raw, found._doc)
-
-
-def slot_strings(found: Any) -> list[Any]:
-    """The strings of the slot whose (first) string is ``found``."""
-    if found is None:
-        return []
-    seg = found._seg
-    return list(seg) if seg is not None else [found]
-
-
-def forget_slot(owner: _Element, is_tail: bool) -> None:
-    """Unbind whatever string object is cached for a slot whose text changes."""
-    refs = TAIL_REFS if is_tail else TEXT_REFS
-    ref = refs.get(owner)
-    if ref is not None:
-        found = ref()
-        if found is not None and found._owner is owner and found._tail == is_tail:
-            for string in slot_strings(found):
-                unbind_string(string)
-        else:
-            refs.pop(owner, None)
-
-
-def forget_slot_unless(owner: _Element, is_tail: bool, keep_ids: set[int]) -> None:
-    """`forget_slot`, unless the slot's string is one of ``keep_ids``."""
-    ref = (TAIL_REFS if is_tail else TEXT_REFS).get(owner)
-    if ref is None:
-        return
-    found = ref()
-    if found is not None and id(found) in keep_ids:
-        return
-    forget_slot(owner, is_tail)
-
-
-def drop_slot(owner: _Element, is_tail: bool) -> None:
-    """Forget the slot's string without touching the string object."""
-    (TAIL_REFS if is_tail else TEXT_REFS).pop(owner, None)

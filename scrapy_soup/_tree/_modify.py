@@ -19,7 +19,9 @@ Simple edits around an element (``insert_before``, ``replace_with``,
 ``extract``, ``append``, ...) are a few lxml calls.  Edits that address
 children by position, or whose anchor is a string, take a snapshot of the
 parent's contents (bs4's list), apply bs4's list operations to it, and write
-the list back (`_slots.write_back`).
+the list back (`_view.write_back`).  What the soup keeps beside lxml's
+tree (strings bound to slots, verbatim marks, hidden tags) changes only
+through `_view`, one call per change.
 """
 
 from __future__ import annotations
@@ -43,19 +45,11 @@ if TYPE_CHECKING:
 
 from lxml import etree
 
-from . import _identity
+from . import _view
 from ._attrs import xml_safe
 from ._classes import classes
-from ._slots import (
-    add_text,
-    adopt,
-    move_mark,
-    remove_node,
-    set_raw,
-    take_segment,
-    write_back,
-)
-from ._text import forget_contexts, reads_collapsed
+from ._identity import remember
+from ._text import forget_contexts
 
 _FULL_DOCUMENT_MESSAGE = (
     "the top level of a full html/xml soup cannot be addressed by position: use "
@@ -183,10 +177,7 @@ def _prepare(arg: Any, doc: Any) -> Any:
             node = etree.Comment(xml_safe(str(arg)))
         except ValueError as exc:
             raise ValueError(f"lxml cannot hold this comment: {exc}") from exc
-        if doc is not None and reads_collapsed(str(arg)):
-            # Whitespace bs4 keeps as given (it collapses a comment's only
-            # when it parses), where the view reads lxml's collapsed.
-            doc._verbatim.add((node, None))
+        _view.mark_comment(node, str(arg), doc)
     elif isinstance(arg, classes.ProcessingInstruction):
         target, _, rest = str(arg).partition(" ")
         if isinstance(arg, classes.XMLProcessingInstruction) and rest.endswith("?"):
@@ -195,12 +186,12 @@ def _prepare(arg: Any, doc: Any) -> Any:
     else:
         # Text, whatever its class: lxml's slot holds the text, the soup the
         # string object, whose class output and get_text() follow
-        # (`_slots.add_text`); a CData or doctype is text to lxml and parsel.
+        # (`_view.add_text`); a CData or doctype is text to lxml and parsel.
         return arg
     arg._el = node
     arg._doc = doc
     arg._raw = str(arg)
-    _identity.remember(node, arg)
+    remember(node, arg)
     return arg
 
 
@@ -213,12 +204,7 @@ def _detach(x: Any) -> None:
             if doc is not None and doc._is_top_level_string(x):
                 doc._remove_top_level(x)
             return
-        if x._is_live():
-            if x._seg is not None:
-                take_segment(x)
-                return
-            set_raw(owner, x._tail, None, x._doc)
-        _identity.unbind_string(x)
+        _view.take_string(x)
         return
     node = x._el
     if node.getparent() is None:
@@ -226,53 +212,7 @@ def _detach(x: Any) -> None:
         if doc is not None and doc._is_top_level(node):
             doc._remove_top_level(x)
         return
-    remove_node(node, x._doc)
-
-
-def _copy_view_state(source: Any, copied: Any, doc: Any) -> None:
-    """Give a deep copy of ``source`` what the soup keeps beside lxml's tree:
-    hidden tags, the strings of a slot kept apart or of a class of their own
-    (copies of them, as bs4 copies each node), and the marks of whitespace an
-    edit wrote (`Document._verbatim`)."""
-    verbatim = doc._verbatim
-    for old, new in zip(source.iter(), copied.iter(), strict=True):
-        wrapper = _identity.cached_wrapper(old)
-        if isinstance(wrapper, classes.Tag) and wrapper.hidden:
-            _identity.wrap(new, doc).hidden = True
-        slots = (False, True) if old is not source else (False,)
-        if verbatim:
-            for is_tail in (*slots, None):
-                if (old, is_tail) in verbatim:
-                    verbatim.add((new, is_tail))
-        for is_tail in slots:
-            found = _identity.cached_string(old, is_tail)
-            if found is not None and found._seg is not None and found._is_live():
-                strings = [type(s)(s) for s in found._seg]
-                _identity.bind_segments(strings, new, is_tail, found._raw, doc)
-
-
-def _smooth_slot(found: Any, owner: Any, is_tail: bool, doc: Any) -> None:
-    """bs4's ``smooth`` of the strings of one slot (``found``'s segments):
-    each run of two or more, none a `PreformattedString`, is joined into a
-    new `NavigableString`, whatever their classes; the rest are kept."""
-    strings: list[Any] = []
-    run: list[Any] = []
-    for string in [*found._seg, None]:
-        if string is not None and not isinstance(string, classes.PreformattedString):
-            run.append(string)
-            continue
-        if len(run) > 1:
-            strings.append(classes.NavigableString("".join(run)))
-        else:
-            strings += run
-        run = []
-        if string is not None:
-            strings.append(string)
-    if len(strings) == len(found._seg):
-        return
-    raw = found._raw
-    _identity.forget_slot(owner, is_tail)
-    _identity.bind_slot(strings, owner, is_tail, raw, doc)
+    _view.remove_node(node, x._doc)
 
 
 def _index_in(items: list[Any], x: Any) -> int | None:
@@ -323,13 +263,13 @@ def _insert_before_node(anchor: Any, arg: Any, doc: Any) -> list[Any]:
         node = item._el
         node.tail = None
         anchor.addprevious(node)
-        adopt(item, doc)
+        _view.adopt(item, doc)
         return [arg]
     prev = anchor.getprevious()
     if prev is not None:
-        add_text(prev, True, arg, doc)
+        _view.add_text(prev, True, arg, doc)
     else:
-        add_text(anchor.getparent(), False, arg, doc)
+        _view.add_text(anchor.getparent(), False, arg, doc)
     return [arg]
 
 
@@ -338,19 +278,10 @@ def _insert_after_node(anchor: Any, arg: Any, doc: Any) -> Any:
     _detach(arg)
     item = _prepare(arg, doc)
     node = item._el
-    tail = anchor.tail
-    string = _identity.cached_string(anchor, True) if tail else None
-    anchor.tail = None
     node.tail = None
     anchor.addnext(node)
-    if tail:
-        node.tail = tail
-        move_mark(doc, (anchor, True), (node, True))
-        if string is not None and string._owner is anchor and string._raw == tail:
-            _identity.move_strings(string, node, True, tail)
-        else:
-            _identity.forget_slot(anchor, True)
-    adopt(item, doc)
+    _view.hand_tail(anchor, node, doc)
+    _view.adopt(item, doc)
     return node
 
 
@@ -394,16 +325,8 @@ class ModifyMixin:
         _mark_decomposed(me)
         if isinstance(me, classes.Tag):
             el = me._el
-            for n in el.iter():
-                if n is not el:
-                    wrapper = _identity.cached_wrapper(n)
-                    if wrapper is not None:
-                        _mark_decomposed(wrapper)
-                for is_tail in (False, True):
-                    string = _identity.cached_string(n, is_tail)
-                    if string is not None:
-                        _mark_decomposed(string)
-                        _identity.unbind_string(string)
+            for held in _view.release(el):
+                _mark_decomposed(held)
             el.clear()
 
     # -- putting in ------------------------------------------------------------
@@ -425,7 +348,7 @@ class ModifyMixin:
                 inserted.extend(_list_insert(me, items, position, child))
                 position += 1
         finally:
-            write_back(me, items)
+            _view.write_back(me, items)
         return inserted
 
     def append(self, tag: InsertableElement) -> PageElement:
@@ -448,15 +371,15 @@ class ModifyMixin:
             item = _prepare(arg, me._doc)
             item._el.tail = None
             el.append(item._el)
-            adopt(item, me._doc)
+            _view.adopt(item, me._doc)
             return arg  # type: ignore[no-any-return]
         if arg._owner is not None and arg.parent is me:
             return self.insert(len(me), arg)[0]
         _detach(arg)
         if len(el):
-            add_text(el[-1], True, arg, me._doc)
+            _view.add_text(el[-1], True, arg, me._doc)
         else:
-            add_text(el, False, arg, me._doc)
+            _view.add_text(el, False, arg, me._doc)
         return arg  # type: ignore[no-any-return]
 
     def extend(self, tags: Iterable[InsertableElement] | Tag) -> list[PageElement]:
@@ -522,7 +445,7 @@ class ModifyMixin:
                 assert index is not None
                 results.extend(_list_insert(parent, items, index, arg))
         finally:
-            write_back(parent, items)
+            _view.write_back(parent, items)
         return results
 
     def insert_after(self, *args: InsertableElement) -> list[PageElement]:
@@ -566,7 +489,7 @@ class ModifyMixin:
                 results.extend(_list_insert(parent, items, index + 1 + offset, arg))
                 offset += 1
         finally:
-            write_back(parent, items)
+            _view.write_back(parent, items)
         return results
 
     # -- replacing ---------------------------------------------------------------
@@ -604,11 +527,11 @@ class ModifyMixin:
             assert idx is not None
             del items[idx]
             if not _is_node(me):
-                _identity.unbind_string(me)
+                _view.unbind_string(me)
             for k, arg in enumerate(normalized):
                 _list_insert(parent, items, idx + k, arg)
         finally:
-            write_back(parent, items)
+            _view.write_back(parent, items)
         return self
 
     def replaceWith(self, *args: InsertableElement) -> Self:
@@ -642,10 +565,8 @@ class ModifyMixin:
         index = _index_in(items, me)
         assert index is not None
         items[index : index + 1] = me._contents_list()
-        write_back(parent, items)
-        el = me._el
-        _identity.forget_slot(el, False)
-        el.text = None
+        _view.write_back(parent, items)
+        _view.empty(me._el)
         return self
 
     replace_with_children = unwrap
@@ -669,11 +590,7 @@ class ModifyMixin:
                 child.decompose()
             return
         el = _parent_el(me)
-        _identity.forget_slot(el, False)
-        el.text = None
-        for child in el:
-            _identity.forget_slot(child, True)
-            child.tail = None
+        _view.empty(el)
         del el[:]
 
     def smooth(self) -> None:
@@ -682,19 +599,13 @@ class ModifyMixin:
         In a slot that held several strings, each run of neighbours, none of
         them preformatted (a ``CData``, a doctype), becomes one new
         `NavigableString`; the strings joined are let go (detached, as bs4's
-        are), the others stay (`_smooth_slot`).
+        are), the others stay (`_view.smooth`).
         """
         _require_tag(self, "smooth")
         me: Any = self
-        doc = me._doc
         el = me._el if me._el is not None else getattr(me, "_root", None)
-        if doc is None or not doc._segmented or el is None:
-            return
-        for node in el.iter():
-            for is_tail in (False, True) if node is not el else (False,):
-                found = _identity.cached_string(node, is_tail)
-                if found is not None and found._seg is not None and found._is_live():
-                    _smooth_slot(found, node, is_tail, doc)
+        if el is not None:
+            _view.smooth(el, me._doc)
 
     def _set_string(self, value: str) -> None:
         """``tag.string = value``: the contents become that one string (bs4's setter)."""
@@ -714,12 +625,12 @@ class ModifyMixin:
         cls = type(me)
         doc = me._doc
         clone = _UNDECOMPOSED_CLASSES.get(cls, cls)._wrap(el, doc)
-        _identity.remember(el, clone)
+        remember(el, clone)
         pos = me.sourcepos  # (the line is the element's, copied with it)
         if pos is not None:
             clone.sourcepos = pos
         if doc is not None and doc._beside_lxml:
-            _copy_view_state(me._el, el, doc)
+            _view.copy_state(me._el, el, doc)
         return clone  # type: ignore[no-any-return]  # (type(me): Self's class)
 
     def __deepcopy__(self, memo: object) -> Self:
@@ -750,7 +661,7 @@ class ModifyMixin:
         except ValueError as exc:
             raise ValueError(f"lxml cannot hold a tag named {name!r}: {exc}") from exc
         tag = classes.Tag._wrap(el, me._doc)
-        _identity.remember(el, tag)
+        remember(el, tag)
         values = dict(attrs or {})
         values.update(kwattrs)
         if values:

@@ -148,7 +148,7 @@ def _events(node: PageElement, contents_only: bool) -> Iterator[tuple[Any, ...]]
 def _with_segments(
     events: Iterator[tuple[Any, ...]], doc: Document
 ) -> Iterator[tuple[Any, ...]]:
-    """A slot holding several strings (`_identity.bind_segments`): one event each.
+    """A slot holding several strings (`_view.bind_segments`): one event each.
 
     The soup keeps such a slot's first string, so the identity map has it:
     a slot without one is a single string, made only if someone asks.

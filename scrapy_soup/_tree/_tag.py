@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, overload
 
 from lxml import etree
 
+from . import _view
 from ._attrs import (
     CDATA_LIST_ATTRIBUTES,
     META_KEYS,
@@ -180,8 +181,7 @@ class Tag(AttributeReading, PageElement):
         doc = self._doc
         # (A soup is always hidden: its document keeps no reference to it.)
         if value and doc is not None and not isinstance(self, classes.Soup):
-            doc._has_hidden = True
-            doc._kept[self._el] = self  # (the flag lives on the wrapper)
+            _view.keep_hidden(self)
 
     # -- identity, name, attributes ------------------------------------------
     @property

@@ -352,7 +352,7 @@ def small_text_values(
 
 def with_segments(items: Iterable[Any]) -> Iterator[Any]:
     """``items`` with the first string of a slot holding several (see
-    `_identity.bind_segments`) replaced by all of them, in order."""
+    `_view.bind_segments`) replaced by all of them, in order."""
     for item in items:
         if isinstance(item, str) and item._seg is not None:  # type: ignore[attr-defined]
             yield from item._seg  # type: ignore[attr-defined]
@@ -453,7 +453,7 @@ def segmented(node: Any) -> bool:
     """Whether ``node``'s soup has a slot holding several strings.
 
     Then the compiled string searches, which read lxml's slots whole, give
-    way to the walk over the view's strings (`_identity.bind_segments`).
+    way to the walk over the view's strings (`_view.bind_segments`).
     """
     doc = node._document()
     return doc is not None and bool(doc._segmented)
