@@ -285,6 +285,60 @@ def _insert_after_node(anchor: Any, arg: Any, doc: Any) -> Any:
     return node
 
 
+def _insert_beside(me: Any, args: tuple[Any, ...], after: bool) -> list[PageElement]:
+    """``insert_before``/``insert_after``: bs4's checks and messages, then the edit.
+
+    Nodes around a node are a few lxml calls; otherwise bs4's list of the
+    parent's contents is edited and written back.
+    """
+    word = "after" if after else "before"
+    if isinstance(me, classes.Soup):  # bs4's: a soup has no siblings
+        raise NotImplementedError(
+            f"BeautifulSoup objects don't support insert_{word}()."
+        )
+    parent = me.parent
+    if parent is None:
+        raise ValueError(f"Element has no parent, so '{word}' has no meaning.")
+    if any(x is me for x in args):
+        raise ValueError(f"Can't insert an element {word} itself.")
+    if _is_full_document(parent):
+        return parent._doc._edit_top_level(me, args, after=after)  # type: ignore[no-any-return]
+    target = _parent_el(parent)
+    normalized = [_normalize_arg(a) for a in args]
+    for arg in normalized:
+        _check_not_ancestor(arg, target)
+    doc = parent._doc
+    results: list[PageElement] = []
+    if after:
+        if _is_node(me) and all(
+            _is_node(a) and not isinstance(a, classes.Soup) for a in normalized
+        ):
+            anchor = me._el
+            for arg in normalized:
+                anchor = _insert_after_node(anchor, arg, doc)
+            return normalized
+    elif _is_node(me):
+        for arg in normalized:
+            results.extend(_insert_before_node(me._el, arg, doc))
+        return results
+    items = parent._contents_list()
+    try:
+        for offset, arg in enumerate(normalized):
+            if not isinstance(arg, classes.Soup):
+                current = _index_in(items, arg)
+                if current is not None:
+                    del items[current]
+                else:
+                    _detach(arg)
+            index = _index_in(items, me)
+            assert index is not None
+            position = index + 1 + offset if after else index
+            results.extend(_list_insert(parent, items, position, arg))
+    finally:
+        _view.write_back(parent, items)
+    return results
+
+
 def _require_tag(me: Any, method: str) -> None:
     if not isinstance(me, classes.Tag):
         raise AttributeError(
@@ -410,87 +464,11 @@ class ModifyMixin:
 
     def insert_before(self, *args: InsertableElement) -> list[PageElement]:
         """Put nodes right before this one, in order (bs4's ``insert_before``)."""
-        me: Any = self
-        if isinstance(me, classes.Soup):  # bs4's: a soup has no siblings
-            raise NotImplementedError(
-                "BeautifulSoup objects don't support insert_before()."
-            )
-        parent = me.parent
-        if parent is None:
-            raise ValueError("Element has no parent, so 'before' has no meaning.")
-        if any(x is me for x in args):
-            raise ValueError("Can't insert an element before itself.")
-        if _is_full_document(parent):
-            return parent._doc._edit_top_level(me, args, after=False)  # type: ignore[no-any-return]
-        target = _parent_el(parent)
-        normalized = [_normalize_arg(a) for a in args]
-        for arg in normalized:
-            _check_not_ancestor(arg, target)
-        if _is_node(me):
-            results: list[PageElement] = []
-            for arg in normalized:
-                results.extend(_insert_before_node(me._el, arg, parent._doc))
-            return results
-        items = parent._contents_list()
-        results = []
-        try:
-            for arg in normalized:
-                if not isinstance(arg, classes.Soup):
-                    current = _index_in(items, arg)
-                    if current is not None:
-                        del items[current]
-                    else:
-                        _detach(arg)
-                index = _index_in(items, me)
-                assert index is not None
-                results.extend(_list_insert(parent, items, index, arg))
-        finally:
-            _view.write_back(parent, items)
-        return results
+        return _insert_beside(self, args, after=False)
 
     def insert_after(self, *args: InsertableElement) -> list[PageElement]:
         """Put nodes right after this one, in order (bs4's ``insert_after``)."""
-        me: Any = self
-        if isinstance(me, classes.Soup):  # bs4's: a soup has no siblings
-            raise NotImplementedError(
-                "BeautifulSoup objects don't support insert_after()."
-            )
-        parent = me.parent
-        if parent is None:
-            raise ValueError("Element has no parent, so 'after' has no meaning.")
-        if any(x is me for x in args):
-            raise ValueError("Can't insert an element after itself.")
-        if _is_full_document(parent):
-            return parent._doc._edit_top_level(me, args, after=True)  # type: ignore[no-any-return]
-        target = _parent_el(parent)
-        normalized = [_normalize_arg(a) for a in args]
-        for arg in normalized:
-            _check_not_ancestor(arg, target)
-        if _is_node(me) and all(
-            _is_node(a) and not isinstance(a, classes.Soup) for a in normalized
-        ):
-            anchor = me._el
-            for arg in normalized:
-                anchor = _insert_after_node(anchor, arg, parent._doc)
-            return normalized
-        items = parent._contents_list()
-        results: list[PageElement] = []
-        offset = 0
-        try:
-            for arg in normalized:
-                if not isinstance(arg, classes.Soup):
-                    current = _index_in(items, arg)
-                    if current is not None:
-                        del items[current]
-                    else:
-                        _detach(arg)
-                index = _index_in(items, me)
-                assert index is not None
-                results.extend(_list_insert(parent, items, index + 1 + offset, arg))
-                offset += 1
-        finally:
-            _view.write_back(parent, items)
-        return results
+        return _insert_beside(self, args, after=True)
 
     # -- replacing ---------------------------------------------------------------
     def replace_with(self, *args: InsertableElement) -> Self:
