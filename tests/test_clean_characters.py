@@ -67,6 +67,34 @@ def test_the_forbidden_characters_and_only_them() -> None:
     )
 
 
+def test_the_quick_check_agrees_with_the_drop_on_every_code_point() -> None:
+    """`has_forbidden` (UTF-8 bytes, memchr) against `drop_forbidden` (a search of the text).
+
+    Every code point, lone surrogates included, in blocks of 256 (a block
+    with one to drop is checked a character at a time), after an ASCII
+    letter and after a character of each internal width of ``str``.
+    """
+    checked = 0
+    for start in range(0, 0x110000, 256):
+        block = "".join(map(chr, range(start, start + 256)))
+        singles = drop_forbidden(block)[1] > 0
+        assert has_forbidden(block) is singles, hex(start)
+        if not singles:
+            continue
+        for char in block:
+            for text in (
+                f"a{char}",
+                f"\xe9{char}",
+                f"\u4e00{char}",
+                f"\U0001f600{char}",
+            ):
+                assert has_forbidden(text) is (drop_forbidden(text)[1] > 0), hex(
+                    ord(char)
+                )
+                checked += 1
+    assert checked > 4 * 2048  # the surrogates' blocks at least
+
+
 @pytest.mark.parametrize("policy", PRESETS, ids=str)
 def test_text_and_attribute_values_lose_them(policy: Any) -> None:
     written = "".join(c for c in FORBIDDEN if c != "\x00")
