@@ -18,7 +18,7 @@ from test_attr_names import hostile_markup
 from test_fuzz_clean import documents
 from test_fuzz_output import _RAW_TEXT
 
-from scrapy_soup import Soup, absolutize_links
+from scrapy_soup import Soup, absolutize_links, clean
 from scrapy_soup.markup._markup import is_document
 from scrapy_soup.markup.links import _drop_what_is_not_read_back
 
@@ -96,6 +96,23 @@ def test_absolutize_tree_in_place(text: str, base: str, mode: str) -> None:
     root: Any = soup._el if soup._el is not None else soup._root
     if root is not None:
         assert isinstance(etree.tostring(root), bytes)
+
+
+@fuzz(examples=100)
+@given(
+    st.one_of(linked_markup(), markup()),
+    BASES,
+    st.sampled_from(["html", "fragment"]),
+    st.sampled_from([None, "safe", "strict", "epub"]),
+)
+def test_clean_tree_with_links_is_clean_then_absolutize(
+    text: str, base: str, mode: str, preset: str | None
+) -> None:
+    """``clean(soup, base_url=...)`` (one walk finds the links) equals the two calls."""
+    one, two = Soup(text, mode), Soup(text, mode)
+    clean(one, preset, base_url=base)
+    absolutize_links(clean(two, preset), base)
+    assert str(one) == str(two)
 
 
 @fuzz(examples=100)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from lxml import etree
 
 from ._markup import target_element
-from ._policy import CleanPolicy, get_policy
+from ._policy import CleanPolicy, _cleaner, get_policy
 
 if TYPE_CHECKING:
     from typing import TypeAlias
@@ -87,10 +87,9 @@ def working_copy(
     with the copy before it is cleaned (Markdown reads the code languages
     the cleaning drops).
     """
-    from .clean import clean_element
-    from .links import absolutize_element
+    from .clean import clean_with_links
 
-    compiled_policy = get_policy(policy)
+    compiled = _cleaner(get_policy(policy))
     target = target_element(html_or_tag)
     el = target.element
     if not isinstance(html_or_tag, str):
@@ -99,9 +98,7 @@ def working_copy(
         el = _copy_of(el)
     if before_clean is not None:
         before_clean(el)
-    clean_element(el, compiled_policy)
-    if base_url:
-        absolutize_element(el, base_url)
+    clean_with_links(el, compiled, base_url or None)
     return el
 
 

@@ -165,6 +165,27 @@ def clean_element(
     return stats
 
 
+def clean_with_links(
+    el: etree._Element,
+    compiled: _Cleaner,
+    base_url: str | None,
+    extra_attrs: tuple[str, ...] = (),
+) -> CleanStats:
+    """`clean_element`, then `absolutize_element` with a *base_url*, in one walk.
+
+    The walk that cleans also collects the elements links may be in
+    (`_clean_tree`), which `absolutize_nodes` then rewrites, as the string
+    path of `clean` does.
+    """
+    found: list[Any] = []
+    names = None if base_url is None else link_attribute_names(extra_attrs)
+    stats = _clean_tree(el, compiled, names, found)[0]
+    _clean_characters(el, compiled, stats)
+    if base_url is not None:
+        absolutize_nodes(el, found, base_url, extra_attrs=extra_attrs)
+    return stats
+
+
 def _clean_characters(
     el: etree._Element, compiled: _Cleaner, stats: CleanStats
 ) -> None:
@@ -508,14 +529,10 @@ def clean(
     target = target_element(html_or_tag)
     try:
         for element in target.elements:
-            _clean_characters(
-                element, compiled, _clean_tree(element, compiled, None, [])[0]
-            )
+            clean_with_links(element, compiled, base_url, extra_attrs)
             if element is target.element:
                 # The top level is one for all the root elements.
                 clean_top_level(html_or_tag, element, compiled)
-            if base_url is not None:
-                absolutize_element(element, base_url, extra_attrs=extra_attrs)
     except Exception as exc:
         raise _failed(exc) from exc
     return html_or_tag
