@@ -159,10 +159,7 @@ def clean_element(
     noncharacters) are dropped from what stays.  Never raises for any tree
     lxml can hold.
     """
-    compiled = _cleaner(get_policy(policy))
-    stats = _clean_tree(el, compiled, None, [])[0]
-    _clean_characters(el, compiled, stats)
-    return stats
+    return clean_with_links(el, _cleaner(get_policy(policy)), None)
 
 
 def clean_with_links(
