@@ -15,6 +15,7 @@ import pytest
 from conftest import corpus_pages, corpus_params, read_page
 
 from scrapy_soup import CleanPolicy, Soup, clean, to_markdown, to_text
+from scrapy_soup.markup._characters import has_forbidden
 from scrapy_soup.markup._convert import working_copy
 from scrapy_soup.markup.text import text_of_element
 
@@ -68,3 +69,24 @@ def test_the_same_characters_as_html_text_on_the_same_tree(path: Path) -> None:
     theirs = html_text.etree_to_text(tree)
     assert "".join(ours.split()) == "".join(theirs.split())
     assert ours == to_text(part)
+
+
+@pytest.mark.parametrize(
+    ("dirty", "clean_"),
+    [
+        ("<p>a \x1d b</p>", "<p>a  b</p>"),
+        ("<pre>a\x0c\x1db</pre>", "<pre>a b</pre>"),
+        ("<p>x\ufdd0 y</p><p>\ufffe</p>", "<p>x y</p><p></p>"),
+        (
+            "<table><tr><td>\x1d</td><td>x</td></tr></table>",
+            "<table><tr><td></td><td>x</td></tr></table>",
+        ),
+    ],
+)
+def test_text_reads_as_if_the_forbidden_characters_were_never_there(
+    dirty: str, clean_: str
+) -> None:
+    """The text is checked, not the tree: one that holds them is read from a tree without them."""
+    assert to_text(dirty) == to_text(clean_)
+    assert to_text(Soup(dirty, "html")) == to_text(Soup(clean_, "html"))
+    assert not has_forbidden(to_text(dirty))

@@ -56,7 +56,7 @@ _FORBIDDEN = re.compile(
 )
 #: Where lxml's XML serializer wrote a character XML forbids (it writes
 #: C0 controls as this reference; a real U+FFFD is written as itself).
-_REFUSED = "&#xFFFD;"
+_REFUSED = b"&#xFFFD;"
 
 
 def _is_forbidden(char: str) -> bool:
@@ -99,10 +99,14 @@ def has_forbidden(text: str) -> bool:
     starts with a byte ``memchr`` finds; a search of the text itself, one
     character class per character, took three times as long.
     """
-    data = text.encode("utf-8", "surrogatepass")
+    return _utf8_has_forbidden(text.encode("utf-8", "surrogatepass"))
+
+
+def _utf8_has_forbidden(data: bytes) -> bool:
+    """`has_forbidden` of text as UTF-8 bytes."""
     if len(data.translate(None, _ASCII_FORBIDDEN)) != len(data):
         return True
-    return not text.isascii() and any(
+    return not data.isascii() and any(
         start in data and pattern.search(data) is not None
         for start, pattern in _UTF8_FORBIDDEN
     )
@@ -132,11 +136,11 @@ def drop_forbidden(text: str) -> tuple[str, int]:
 def tree_has_forbidden(el: etree._Element) -> bool:
     """Whether *el* (text, attribute values, comments) holds a character to drop.
 
-    One serialization in C and one search: lxml writes the characters
-    XML refuses as ``&#xFFFD;``, the others as themselves.
+    One serialization in C and one search of its bytes: lxml writes the
+    characters XML refuses as ``&#xFFFD;``, the others as themselves.
     """
-    xml = etree.tostring(el, encoding="unicode", with_tail=False)
-    return _REFUSED in xml or has_forbidden(xml)
+    xml = etree.tostring(el, encoding="utf-8", with_tail=False)
+    return _REFUSED in xml or _utf8_has_forbidden(xml)
 
 
 def drop_characters(el: etree._Element) -> int:

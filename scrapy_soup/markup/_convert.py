@@ -78,6 +78,7 @@ def working_copy(
     policy: CleanPolicy | str | None,
     base_url: str | None,
     before_clean: Any = None,
+    characters: bool = True,
 ) -> etree._Element:
     """The element to convert: a fresh tree, cleaned by ``policy``, links absolute.
 
@@ -85,7 +86,8 @@ def working_copy(
     fragment); a Tag, Soup or element is copied. ``base_url`` defaults to
     the soup's own (a Scrapy response's page). ``before_clean`` is called
     with the copy before it is cleaned (Markdown reads the code languages
-    the cleaning drops).
+    the cleaning drops).  Without ``characters``, the characters HTML or
+    XML forbid are left in the tree (`clean_with_links`).
     """
     from .clean import clean_with_links
 
@@ -98,7 +100,7 @@ def working_copy(
         el = _copy_of(el)
     if before_clean is not None:
         before_clean(el)
-    clean_with_links(el, compiled, base_url or None)
+    clean_with_links(el, compiled, base_url or None, characters=characters)
     return el
 
 

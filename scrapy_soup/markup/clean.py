@@ -167,17 +167,20 @@ def clean_with_links(
     compiled: _Cleaner,
     base_url: str | None,
     extra_attrs: tuple[str, ...] = (),
+    characters: bool = True,
 ) -> CleanStats:
     """`clean_element`, then `absolutize_element` with a *base_url*, in one walk.
 
     The walk that cleans also collects the elements links may be in
     (`_clean_tree`), which `absolutize_nodes` then rewrites, as the string
-    path of `clean` does.
+    path of `clean` does.  Without *characters*, the characters HTML or XML
+    forbid are not looked for (a caller that checks its output instead).
     """
     found: list[Any] = []
     names = None if base_url is None else link_attribute_names(extra_attrs)
     stats = _clean_tree(el, compiled, names, found)[0]
-    _clean_characters(el, compiled, stats)
+    if characters:
+        _clean_characters(el, compiled, stats)
     if base_url is not None:
         absolutize_nodes(el, found, base_url, extra_attrs=extra_attrs)
     return stats

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
+from ._characters import has_forbidden
 from ._convert import BLOCK_TAGS, SKIPPED_TAGS, WHITESPACE, working_copy
 from ._policy import CleanPolicy
 
@@ -63,7 +64,14 @@ def to_text(
     >>> to_text("<p>x<br>y</p><script>alert(1)</script><table><tr><td>1<td>2</table>")
     'x\\ny\\n\\n1\\t2'
     """
-    return text_of_element(working_copy(html_or_tag, policy, None))
+    # The text is searched for the characters HTML or XML forbid, not the
+    # whole tree (a serialization of it): only a text holding some is read
+    # again from a tree they are dropped from, where the spaces around them
+    # collapse as they would have.
+    text = text_of_element(working_copy(html_or_tag, policy, None, characters=False))
+    if has_forbidden(text):
+        text = text_of_element(working_copy(html_or_tag, policy, None))
+    return text
 
 
 def text_of_element(el: etree._Element) -> str:
