@@ -496,6 +496,14 @@ _SCANNED_TAGS = (*_STRING_CONTAINER_TAGS, *PRESERVE_WHITESPACE_TAGS)
 _MARKED = LRU(64)
 
 
+def _marked_xpath(names: frozenset[str]) -> Any:
+    """`_marked_text`'s XPath for these marker names, compiled and kept."""
+    steps = ["descendant::text()", *(f"descendant::{name}" for name in sorted(names))]
+    select = etree.XPath(" | ".join(steps), smart_strings=False)
+    _MARKED.put(names, select)
+    return select
+
+
 def _marked_text(el: Any, keep_pre: bool) -> tuple[list[str], list[int]] | None:
     """The raw text of the ``NavigableString``s below ``el`` (HTML, not in a
     string container), and the [start, end) bounds of the runs of it inside
@@ -514,10 +522,7 @@ def _marked_text(el: Any, keep_pre: bool) -> tuple[list[str], list[int]] | None:
     if not found:
         return _ALL_TEXT_PLAIN(el), []
     key = frozenset([m.tag for m in found])
-    steps = ["descendant::text()", *(f"descendant::{name}" for name in sorted(key))]
-    select = _MARKED.get_or_make(
-        key, lambda: etree.XPath(" | ".join(steps), smart_strings=False)
-    )
+    select = _MARKED.get(key) or _marked_xpath(key)
     items: list[Any] = select(el)
     index = items.index
     out: list[str] = []

@@ -90,9 +90,12 @@ class CompiledSelector:
         union of one step per selector (document order, no duplicates);
         ``part`` gives the step of one selector of the group alone.
         """
-        return self._xpaths.get_or_make(
-            (form, world, part), lambda: self._compile(form, world, part)
-        )
+        key = (form, world, part)
+        found = self._xpaths.get(key)
+        if found is None:
+            found = self._compile(form, world, part)
+            self._xpaths.put(key, found)
+        return found
 
     def _compile(self, form: str, world: bool, part: int | None) -> Any:
         """`xpath` compiled (not yet kept)."""

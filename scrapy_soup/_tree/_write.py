@@ -222,7 +222,7 @@ def _write_contents(el: Any, out: list[str], settle: bool) -> None:
     raw = el.text
     if raw:
         cdata = el.tag in CDATA_CONTAINING_TAGS
-        out.append(_string_html(el, False, raw, preserve, cdata, settle))
+        out.append(_text_html(el, raw, preserve, cdata, settle))
     _write_children(el, out, preserve, settle)
 
 
@@ -301,10 +301,8 @@ def fast_decode(
     return contents_html(el) if contents_only else element_html(el)
 
 
-def _string_html(
-    node: Any, tail: bool, raw: str, preserve: int, cdata: bool, settle: bool
-) -> str:
-    """A non-empty text or tail as the "minimal" formatter writes it.
+def _text_html(node: Any, raw: str, preserve: int, cdata: bool, settle: bool) -> str:
+    """A non-empty ``.text`` as the "minimal" formatter writes it.
 
     Whitespace-only, outside ``<pre>``/``<textarea>`` (*preserve*): one
     newline or one space (and, with *settle*, so in the tree too).  Else
@@ -314,10 +312,7 @@ def _string_html(
     if not preserve and raw[0] in ASCII_SPACES and not raw.strip(ASCII_SPACES):
         raw = "\n" if "\n" in raw else " "
         if settle:
-            if tail:
-                node.tail = raw
-            else:
-                node.text = raw
+            node.text = raw
     elif not cdata and ("&" in raw or "<" in raw or ">" in raw):
         raw = _escape(raw)
     return raw

@@ -180,9 +180,8 @@ class TagPlan:
         self.key: Hashable | None = None
         #: `tag_xpath`'s compiled XPaths of a cached plan, by (axes, limit,
         #: from_end, extra): a small key, where the shared cache's holds the
-        #: plan's whole key (a nested tuple hashed again on every look-up).
-        #: Its compiled XPaths by axes, limit and predicate (limits vary:
-        #: ``find_all(limit=n)`` for many n).
+        #: plan's whole key (a nested tuple hashed again on every look-up);
+        #: bounded, as ``find_all(limit=n)`` for many n makes many.
         self.xpaths = LRU(16)
 
     @property
