@@ -85,7 +85,7 @@ def _check(crawler: Crawler) -> Config | SettingsError:
         _close_at_open(crawler)
         return exc
     _warn_unknown(settings)
-    _check_setup(settings)
+    _check_setup(settings, config)
     return config
 
 
@@ -165,7 +165,7 @@ def _enabled(settings: BaseSettings, name: str) -> set[str]:
     return names
 
 
-def _check_setup(settings: BaseSettings) -> None:
+def _check_setup(settings: BaseSettings, config: Config) -> None:
     """Warn once about a setup where an enabled component cannot keep its promise."""
     downloader = _DOWNLOADER_MW in _enabled(settings, "DOWNLOADER_MIDDLEWARES")
     spider = _SPIDER_MW in _enabled(settings, "SPIDER_MIDDLEWARES")
@@ -189,11 +189,7 @@ def _check_setup(settings: BaseSettings) -> None:
             '{"scrapy_soup.AbsoluteLinksPipeline": 100, '
             '"scrapy_soup.CleanHtmlPipeline": 110}'
         )
-    if (
-        _LINKS_PIPELINE in pipeline_names
-        and not spider
-        and not settings.get("SOUP_URL_FIELD")
-    ):
+    if _LINKS_PIPELINE in pipeline_names and not spider and config.url_field is None:
         logger.warning(
             "AbsoluteLinksPipeline is enabled without SoupSpiderMiddleware or "
             "SOUP_URL_FIELD: it knows no page URL to make an item's relative "
