@@ -13,7 +13,9 @@ skips or collects nothing.
 
 from __future__ import annotations
 
+import ast
 import csv
+import functools
 import os
 from pathlib import Path
 from typing import Any
@@ -96,3 +98,95 @@ def corpus_params(pages: list[Path]) -> list[Any]:
 def read_page(path: Path) -> str:
     """A page's text: every corpus file is UTF-8 (see the corpus README)."""
     return path.read_bytes().decode("utf-8")
+
+
+# --- The ``scrapy`` marker -------------------------------------------------
+#
+# The Scrapy-release and extras sessions of noxfile.py run ``-m scrapy``: the
+# tests that touch Scrapy (the Scrapy layer, the crawls, the doc spiders).
+# No list is kept by hand: a test module is marked when it imports Scrapy, a
+# Scrapy plugin, ``scrapy_soup._scrapy``, one of scrapy_soup's Scrapy names
+# (``Addon``, ``SoupHtmlResponse``, ...) or a helper module of tests/ that
+# does, or runs ``scrapy``/the example project in a subprocess; a doctest
+# (README, docs pages, docstrings) when its examples do. tests/test_ci.py
+# checks the rule on the modules it must catch and must not.
+
+#: Top-level modules that are Scrapy or run on it.
+SCRAPY_MODULES = frozenset(
+    {"scrapy", "scrapy_redis", "scrapy_splash", "scrapy_zyte_api", "twisted"}
+)
+TESTS_DIR = Path(__file__).resolve().parent
+
+
+def _scrapy_names() -> frozenset[str]:
+    """scrapy_soup's public names that import Scrapy (its lazy ones)."""
+    import scrapy_soup
+
+    return frozenset(getattr(scrapy_soup, "_SCRAPY_NAMES", {}))
+
+
+def _imports_scrapy(node: ast.AST, names: frozenset[str]) -> bool:
+    if isinstance(node, ast.Import):
+        modules = [alias.name for alias in node.names]
+    elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+        if node.module == "scrapy_soup":
+            return any(alias.name in names for alias in node.names)
+        modules = [node.module]
+    else:
+        return False
+    for module in modules:
+        top = module.split(".")[0]
+        if top in SCRAPY_MODULES or module.startswith("scrapy_soup._scrapy"):
+            return True
+        if top == "example_project":
+            return True
+        helper = TESTS_DIR / f"{top}.py"
+        if top != "conftest" and helper.is_file() and module_touches_scrapy(helper):
+            return True
+    return False
+
+
+def source_touches_scrapy(source: str) -> bool:
+    """Whether Python source imports or runs Scrapy (see the comment above)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return False
+    names = _scrapy_names()
+    for node in ast.walk(tree):
+        if _imports_scrapy(node, names):
+            return True
+        # scrapy_soup.Addon, scrapy_soup.soup_of, ...
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr in names
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "scrapy_soup"
+        ):
+            return True
+        # [sys.executable, "-m", "scrapy", ...], ["scrapy", "crawl", ...]
+        if isinstance(node, (ast.List, ast.Tuple)):
+            words = [
+                e.value if isinstance(e, ast.Constant) else None for e in node.elts
+            ]
+            runs = [w for i, w in enumerate(words) if i == 0 or words[i - 1] == "-m"]
+            if {"scrapy", "example_project"} & set(runs):
+                return True
+    return False
+
+
+@functools.cache
+def module_touches_scrapy(path: Path) -> bool:
+    """Whether a Python file of the repository imports or runs Scrapy."""
+    return source_touches_scrapy(path.read_text("utf-8"))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        dtest = getattr(item, "dtest", None)  # a doctest's examples
+        if dtest is not None:
+            touches = any(source_touches_scrapy(e.source) for e in dtest.examples)
+        else:
+            touches = module_touches_scrapy(Path(item.path))
+        if touches:
+            item.add_marker(pytest.mark.scrapy)

@@ -6,6 +6,8 @@ allows. (Read as text: ``tomllib`` is not in Python 3.10.)
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 REPO_DIR = Path(__file__).resolve().parent.parent
@@ -42,3 +44,74 @@ def test_classifiers_list_the_pythons_ci_runs() -> None:
     (floors_python,) = ci["FLOORS_PYTHON_VERSION"]
     assert f'requires-python = ">={floors_python}"' in pyproject
     assert min(listed, key=version_key) == floors_python
+
+
+def test_the_scrapy_marker_finds_the_modules_that_touch_scrapy() -> None:
+    """``-m scrapy`` (the Scrapy-release sessions) is chosen by a rule, not a list.
+
+    Every ``test_scrapy_*`` module, the crawls of the example project, the
+    distributed crawl and the doc spiders are marked, a new module of the
+    Scrapy layer included; the tree's own tests are not.
+    """
+    from conftest import module_touches_scrapy, source_touches_scrapy
+
+    tests = REPO_DIR / "tests"
+    scrapy_layer = sorted(tests.glob("test_scrapy_*.py"))
+    assert len(scrapy_layer) >= 10
+    for path in [
+        *scrapy_layer,
+        tests / "test_example_project.py",
+        tests / "test_distributed.py",
+        tests / "test_doc_spiders.py",
+    ]:
+        assert module_touches_scrapy(path), path.name
+    for name in ("test_tree_parity.py", "test_css.py", "test_layout.py"):
+        assert not module_touches_scrapy(tests / name), name
+    # What a new module could do to touch Scrapy, each caught:
+    for source in (
+        "import scrapy",
+        "from scrapy.http import HtmlResponse",
+        "from scrapy_soup import Soup, SoupHtmlResponse",
+        "import scrapy_soup\nscrapy_soup.Addon",
+        "from scrapy_soup._scrapy._config import Config",
+        "from scrapy_helpers import run_crawl",
+        "import twisted.internet",
+        "subprocess.run([sys.executable, '-m', 'scrapy', 'crawl', 'x'])",
+        "subprocess.run(['scrapy', 'crawl', 'books'])",
+    ):
+        assert source_touches_scrapy(source), source
+    for source in (
+        "from scrapy_soup import Soup",
+        "import scrapy_soup\nscrapy_soup.Soup",
+        "DISTRIBUTIONS = {'scrapy': 'scrapy'}",
+        "from local_server import LocalServer",
+    ):
+        assert not source_touches_scrapy(source), source
+
+
+def test_every_scrapy_module_is_marked_when_collected() -> None:
+    """The hook marks the collected items: a Scrapy module's tests, a doc spider."""
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--collect-only",
+            "-q",
+            "-mscrapy",  # one word: "-m", "scrapy" would mark this module
+            "-p",
+            "no:randomly",
+            "tests/test_scrapy_addon.py",
+            "tests/test_ci.py",
+            "docs/testing.md",
+        ],
+        cwd=REPO_DIR,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    ids = [line for line in proc.stdout.splitlines() if "::" in line]
+    assert any(i.startswith("tests/test_scrapy_addon.py::") for i in ids), ids
+    assert any(i.startswith("docs/testing.md::") for i in ids), ids
+    assert not [i for i in ids if i.startswith("tests/test_ci.py::")], ids

@@ -1,0 +1,238 @@
+"""The units of CI, each runnable by name: ``nox -s lint``, ``nox -s "scrapy-2.17"``.
+
+``nox -l`` lists them. ``.ci/run`` installs nox and calls them (after the
+README's own test command, run verbatim), printing the time of each.
+
+- ``tests-3.X``: the whole default suite (the README's command) on each
+  Python the classifiers list; ``.ci/run`` runs the README's command on its
+  own Python instead of that Python's session (the same thing twice).
+- ``floors``: exactly the lowest versions pyproject.toml declares
+  (``.ci/floor_pins.py``), on the lowest Python; the tests that touch Scrapy
+  and the parity, CSS, search and clean/links modules, long ones too.
+- ``scrapy-2.X``: the tests that touch Scrapy (``-m scrapy``, set by
+  tests/conftest.py) on each Scrapy minor release from the floor to the
+  newest, with the newest of everything else.
+- ``extras-on``/``extras-off``: the same tests with every optional runtime
+  extra of pyproject.toml installed, and with none of them (``.[test]``, the
+  README's install, which ``.ci/run`` runs already).
+- ``coverage``: the default suite under coverage.py with branches, failing
+  under ``fail_under`` (pyproject.toml).
+- ``lint``, ``typing``, ``docs``, ``dist``, ``slow``.
+
+Tests run on both cores (pytest-xdist, ``-n 2``) where they are independent.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import nox
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # nox itself may run on Python 3.10
+    import tomli as tomllib
+
+REPO = Path(__file__).resolve().parent
+PYPROJECT = tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))
+
+#: The Pythons the classifiers list (tests/test_ci.py checks the two agree).
+PYTHONS = [
+    c.rsplit(" :: ", 1)[1]
+    for c in PYPROJECT["project"]["classifiers"]
+    if c.startswith("Programming Language :: Python :: 3.")
+]
+#: The Python of the single-Python sessions (lint, typing, docs, ...).
+MAIN_PYTHON = "3.11"
+#: Each Scrapy minor release from the floor to the newest; a new minor is
+#: added here when it is released (``pip index versions scrapy``).
+SCRAPY_RELEASES = ["2.13", "2.14", "2.15", "2.16", "2.17", "2.18", "2.19"]
+#: Extras for development, not features a user turns on.
+DEVELOPMENT_EXTRAS = {"test", "docs", "bench"}
+#: The optional runtime extras (html5 parsing, ...), however many exist.
+OPTIONAL_EXTRAS = sorted(
+    set(PYPROJECT["project"].get("optional-dependencies", {})) - DEVELOPMENT_EXTRAS
+)
+#: Both cores; ``PYTEST_WORKERS=0`` runs in one process.
+WORKERS = ["-n", os.environ.get("PYTEST_WORKERS", "2")]
+#: What the Scrapy-release and extras sessions run: the tests marked
+#: ``scrapy`` and those of an optional extra (marked with its name).
+SCRAPY_TESTS = ["-m", " or ".join(["scrapy", *OPTIONAL_EXTRAS])]
+
+nox.options.default_venv_backend = "venv"
+nox.options.reuse_existing_virtualenvs = True
+nox.options.error_on_missing_interpreters = False
+#: ``nox`` alone: what a developer runs before pushing.
+nox.options.sessions = [f"tests-{MAIN_PYTHON}", "lint", "typing"]
+
+
+def _pytest(session: nox.Session, *args: str) -> None:
+    session.run("python", "-m", "pytest", *WORKERS, *args, *session.posargs)
+
+
+@nox.session(python=PYTHONS)
+def tests(session: nox.Session) -> None:
+    """The whole default suite, as the README runs it, on one Python."""
+    session.install("-e", ".[test]", "pytest-xdist")
+    _pytest(session)
+
+
+@nox.session(python=MAIN_PYTHON)
+def slow(session: nox.Session) -> None:
+    """The long tests the default run leaves out (fuzzing, huge documents)."""
+    session.install("-e", ".[test]", "pytest-xdist")
+    _pytest(session, "-m", "slow")
+
+
+#: The floors job's modules besides the Scrapy-marked tests: the parity and
+#: clean/links tests, whose results depend on lxml, cssselect and w3lib, all
+#: of their tests (-m "", the long ones too), by Python. The CSS parity tests
+#: run on 3.11: their oracle, soupsieve 4, needs Python 3.11.5 (soupsieve 2,
+#: the newest on 3.10, matches inside ``<template>``).
+FLOORS_MODULES = {
+    PYTHONS[0]: [
+        "tests/test_corpus.py",
+        "tests/test_tree_parity.py",
+        "tests/test_tree.py",
+        "tests/test_clean.py",
+        "tests/test_links.py",
+        "tests/test_package.py",
+        "tests/test_search_parity.py::test_has_lists_follow_cssselect",
+    ],
+    MAIN_PYTHON: [
+        "tests/test_search_parity.py",
+        "tests/test_css.py",
+        "tests/test_search.py",
+        "tests/test_fragment_output.py",
+    ],
+}
+
+
+@nox.session(python=list(FLOORS_MODULES))
+def floors(session: nox.Session) -> None:
+    """The lowest versions pyproject.toml declares (the range's other end).
+
+    Pins from ``.ci/floor_pins.py`` applied as constraints, so the test extra
+    cannot pull a newer one in; the oracle (bs4, soupsieve) is the newest pip
+    finds. On the lowest Python, the Scrapy-marked tests too.
+    """
+    constraints = Path(session.create_tmp()) / "floors.txt"
+    # The host Python reads pyproject.toml (tomllib: 3.11+).
+    pins = session.run(sys.executable, ".ci/floor_pins.py", silent=True, external=True)
+    assert isinstance(pins, str)
+    constraints.write_text(pins, "utf-8")
+    session.install("-c", str(constraints), "-e", ".[test]", "pytest-xdist")
+    session.run("python", ".ci/floor_pins.py", "--check", str(constraints))
+    modules = FLOORS_MODULES[str(session.python)]
+    _pytest(session, "-m", "", *modules)
+    if session.python == PYTHONS[0]:
+        ignore = sorted({f"--ignore={m.partition('::')[0]}" for m in modules})
+        _pytest(session, "-m", "scrapy", *ignore)
+
+
+@nox.session(python=MAIN_PYTHON, name="scrapy")
+@nox.parametrize("release", SCRAPY_RELEASES, ids=SCRAPY_RELEASES)
+def scrapy_release(session: nox.Session, release: str) -> None:
+    """The tests that touch Scrapy, on one Scrapy minor release (its newest patch)."""
+    floor = _scrapy_floor()
+    spec = (
+        f"scrapy>={floor},=={release}.*"
+        if floor.startswith(release)
+        else f"scrapy=={release}.*"
+    )
+    session.install("-e", ".[test]", "pytest-xdist", spec)
+    session.run("python", "-c", "import scrapy; print('Scrapy', scrapy.__version__)")
+    _pytest(session, *SCRAPY_TESTS)
+
+
+def _scrapy_floor() -> str:
+    for requirement in PYPROJECT["project"]["dependencies"]:
+        name, _, floor = requirement.partition(">=")
+        if name.strip().lower() == "scrapy":
+            return floor.strip()
+    raise LookupError("pyproject.toml declares no scrapy>=")
+
+
+@nox.session(python=MAIN_PYTHON)
+@nox.parametrize("extras", ["on", "off"], ids=["on", "off"])
+def extras(session: nox.Session, extras: str) -> None:
+    """The Scrapy and extra-marked tests with every optional extra, or none."""
+    if extras == "on":
+        if not OPTIONAL_EXTRAS:
+            session.skip("pyproject.toml declares no optional runtime extra")
+        session.install(
+            "-e", f".[{','.join(['test', *OPTIONAL_EXTRAS])}]", "pytest-xdist"
+        )
+    else:
+        session.install("-e", ".[test]", "pytest-xdist")
+    session.run("python", "-m", "pip", "list", "--format=freeze", silent=False)
+    _pytest(session, *SCRAPY_TESTS)
+
+
+@nox.session(python=MAIN_PYTHON)
+def coverage(session: nox.Session) -> None:
+    """The default suite under coverage.py (branches); fails under the floor."""
+    session.install("-e", ".[test]", "pytest-xdist", "coverage[toml]>=7.4")
+    session.run("python", "-m", "coverage", "erase")
+    # COVERAGE_PROCESS_START: the xdist workers and the crawls' subprocesses
+    # are measured too (coverage's .pth hook starts it in each of them).
+    session.env["COVERAGE_PROCESS_START"] = str(REPO / "pyproject.toml")
+    session.run(
+        "python", "-m", "coverage", "run", "-m", "pytest", *WORKERS, *session.posargs
+    )
+    session.run("python", "-m", "coverage", "combine", success_codes=[0, 1])
+    session.run("python", "-m", "coverage", "report")
+
+
+@nox.session(python=MAIN_PYTHON)
+def lint(session: nox.Session) -> None:
+    """ruff check and ruff format --check."""
+    session.install("ruff>=0.5")
+    paths = [
+        "scrapy_soup",
+        "tests",
+        "benchmarks",
+        "example_project",
+        "docs",
+        "noxfile.py",
+        ".ci",
+    ]
+    session.run("ruff", "check", *paths)
+    session.run("ruff", "format", "--check", *paths)
+
+
+@nox.session(python=MAIN_PYTHON)
+def typing(session: nox.Session) -> None:
+    """mypy --strict on the package and tests/typing (pyproject.toml)."""
+    session.install("-e", ".[test]")
+    session.run("python", "-m", "mypy")
+
+
+@nox.session(python=MAIN_PYTHON)
+def docs(session: nox.Session) -> None:
+    """The Sphinx site, warnings as errors; the committed tables current."""
+    session.install("-e", ".[docs]")
+    session.run("python", "docs/_ext/soup_tables.py", "--check")
+    build = REPO / "docs" / "_build"
+    session.run(
+        "python",
+        "-m",
+        "sphinx",
+        "-W",
+        "--keep-going",
+        "-q",
+        "-E",
+        "-b",
+        "html",
+        "docs",
+        str(build / "html"),
+    )
+
+
+@nox.session(python=MAIN_PYTHON)
+def dist(session: nox.Session) -> None:
+    """The sdist and the wheel, built as a release would, and what they hold."""
+    session.install("build")
+    session.run("bash", ".ci/dist", external=True)
