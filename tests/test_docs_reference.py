@@ -1,9 +1,9 @@
 """The docs' reference pages against the code: settings, stats, presets, API.
 
-The settings and stats pages are tables that ``docs/_ext/soup_tables.py``
-writes from the declarations when Sphinx builds the docs (``.ci/run`` builds
-them with warnings as errors). Here the same tables are checked against the
-package's source: a ``SOUP_*`` setting or ``soup/...`` stat written anywhere
+The settings, stats, presets and API tables are committed Markdown that
+``docs/_ext/soup_tables.py`` writes from the declarations (run it after a
+change; here a test fails until the committed tables are current). The
+tables are checked against the package's source too: a ``SOUP_*`` setting or ``soup/...`` stat written anywhere
 in ``scrapy_soup/`` must be in the generated table, and every name in the
 table must be in the code. Hand-written pages may name only settings and
 stats that exist.
@@ -83,11 +83,27 @@ def test_the_stats_table_lists_every_stat_of_the_code() -> None:
     assert not set(in_docs) - in_code, "in the stats reference, not in the code"
 
 
-def test_the_reference_pages_use_the_generated_tables() -> None:
-    assert "```{soup-settings}" in (DOCS / "settings.md").read_text("utf-8")
-    assert "```{soup-stats}" in (DOCS / "stats.md").read_text("utf-8")
-    assert "```{soup-policies}" in (DOCS / "security.md").read_text("utf-8")
-    assert "```{soup-api-others}" in (DOCS / "api.md").read_text("utf-8")
+def test_the_committed_tables_are_current() -> None:
+    """``python docs/_ext/soup_tables.py`` would change nothing."""
+    for name, (page, write) in TABLES.TABLES.items():
+        text = (DOCS / page).read_text("utf-8")
+        assert f"<!-- soup-tables:{name} " in text, page
+        assert write() in text, (
+            f"docs/{page}: the {name} table is out of date; "
+            "run python docs/_ext/soup_tables.py and commit"
+        )
+    assert TABLES.regenerate() == {}
+
+
+def test_regenerating_a_stale_table_rewrites_it_in_place(tmp_path: Path) -> None:
+    for page in {page for page, _ in TABLES.TABLES.values()}:
+        text = (DOCS / page).read_text("utf-8")
+        (tmp_path / page).write_text(text.replace("| `", "| `OLD", 1), "utf-8")
+    changed = TABLES.regenerate(tmp_path)
+    assert sorted(changed) == sorted({page for page, _ in TABLES.TABLES.values()})
+    for page, (stale, current) in changed.items():
+        assert "| `OLD" in stale
+        assert current == (DOCS / page).read_text("utf-8")
 
 
 @pytest.mark.parametrize(
@@ -149,4 +165,33 @@ def test_the_api_page_documents_the_public_names() -> None:
     )
     assert by_hand <= set(scrapy_soup.__all__), by_hand - set(scrapy_soup.__all__)
     # The rest is documented by ``soup-api-others`` at the end of the page.
-    assert page.rstrip().endswith("```{soup-api-others}\n```")
+    assert re.search(r"```\{soup-api-others\}\n[^`]+\n```\s*$", page)
+    # And the table at the top lists each name.
+    assert set(_first_column(TABLES.api_markdown())) == set(scrapy_soup.__all__)
+
+
+def _readme_pages() -> list[Path]:
+    """README.md and every Markdown page of the repository it links."""
+    readme = REPO / "README.md"
+    targets = re.findall(r"\]\(([^)#\s]+\.md)(?:#[^)]*)?\)", readme.read_text("utf-8"))
+    pages = sorted({(REPO / t).resolve() for t in targets})
+    assert len(pages) >= 15, pages  # the README's documentation list
+    return [readme, *pages]
+
+
+@pytest.mark.parametrize("page", _readme_pages(), ids=lambda page: page.name)
+def test_pages_the_readme_links_read_on_github(page: Path) -> None:
+    """As GitHub shows them (CommonMark + tables): no role, no empty table or box."""
+    from markdown_it import MarkdownIt
+
+    html = MarkdownIt("commonmark").enable("table").render(page.read_text("utf-8"))
+    tables = re.findall(r"<table>.*?</table>", html, re.S)
+    for table in tables:
+        assert re.search(r"<tbody>\s*<tr>", table), f"an empty table: {table[:200]}"
+    assert not re.search(r"<pre><code[^>]*></code></pre>", html), "an empty code box"
+    # Roles ({doc}`x`, {setting}`X`) print as text around code: look outside code.
+    prose = re.sub(r"<(pre|code)\b.*?</\1>", "", html, flags=re.S)
+    assert not re.findall(r"\{[a-z][a-z-]*\}", prose)
+    # Links between pages are plain relative links to files that exist.
+    for target in re.findall(r'href="([^":#]+)(?:#[^"]*)?"', html):
+        assert (page.parent / target).exists(), target

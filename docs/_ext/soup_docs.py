@@ -1,30 +1,22 @@
-"""Sphinx directives that write the docs' reference tables from the code.
+"""The Sphinx directive that completes the API reference from the code.
 
-- ``soup-settings``: every ``SOUP_*`` setting, from
-  ``scrapy_soup._scrapy._settings.SETTINGS`` (name, type, default, doc), each
-  row a target of the ``setting`` role (``{setting}`SOUP_HTML_FIELDS```);
-- ``soup-stats``: every ``soup/...`` stat, from ``scrapy_soup._scrapy._stats.STATS``,
-  each row a target of the ``stat`` role;
-- ``soup-policies``: what each cleaning preset of ``scrapy_soup.POLICIES`` keeps;
-- ``soup-api-others``: autodoc for every name of ``scrapy_soup.__all__`` that
-  the page has not documented above it, so a new public name is in the API
-  reference from the day it is exported.
+``soup-api-others``: autodoc for every name of ``scrapy_soup.__all__`` that
+the page has not documented above it, so a new public name is in the API
+reference from the day it is exported.
 
-The tables are MyST Markdown written by ``soup_tables`` (which the tests read
-too) and parsed where the directive stands.
+The settings, stats, presets and API-summary tables are not built here: they
+are committed Markdown in the pages (``soup_tables.py`` regenerates them), so
+the pages read the same on GitHub.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import cast
 
-import soup_tables
 from docutils import nodes
 from docutils.statemachine import StringList
 from sphinx.application import Sphinx
 from sphinx.domains.python import PythonDomain
-from sphinx.domains.std import StandardDomain
 from sphinx.util.docutils import SphinxDirective
 
 import scrapy_soup
@@ -37,37 +29,13 @@ def _parsed(directive: SphinxDirective, markdown: str) -> list[nodes.Node]:
     return list(container.children)
 
 
-def _table_directive(
-    write: Callable[[], str], objtype: str | None = None
-) -> type[SphinxDirective]:
-    class TableDirective(SphinxDirective):
-        has_content = False
-
-        def run(self) -> list[nodes.Node]:
-            parsed = _parsed(self, write())
-            if objtype is not None:
-                self._mark_rows(parsed, objtype)
-            return parsed
-
-        def _mark_rows(self, parsed: list[nodes.Node], objtype: str) -> None:
-            """Each row a link target: ``{setting}`SOUP_HTML_FIELDS``` finds it."""
-            std = cast(StandardDomain, self.env.get_domain("std"))
-            for node in parsed:
-                for row in node.findall(nodes.row):
-                    if isinstance(row.parent, nodes.thead):
-                        continue
-                    name = row[0].astext().strip()
-                    node_id = nodes.make_id(f"{objtype}-{name}")
-                    row["ids"].append(node_id)
-                    std.note_object(objtype, name, node_id, location=row)
-
-    return TableDirective
-
-
 class ApiOthers(SphinxDirective):
-    """Autodoc each public name not yet documented on the page."""
+    """Autodoc each public name not yet documented on the page.
 
-    has_content = False
+    Its content is what GitHub shows in its place; the site replaces it.
+    """
+
+    has_content = True
 
     def run(self) -> list[nodes.Node]:
         documented = cast(PythonDomain, self.env.get_domain("py")).objects
@@ -89,15 +57,5 @@ class ApiOthers(SphinxDirective):
 
 
 def setup(app: Sphinx) -> dict[str, object]:
-    # Scrapy's own docs name these roles so: {setting}`SOUP_HTML_FIELDS`, {stat}`...`.
-    app.add_object_type("setting", "setting", "pair: %s; setting")
-    app.add_object_type("stat", "stat", "pair: %s; stat")
-    app.add_directive(
-        "soup-settings", _table_directive(soup_tables.settings_markdown, "setting")
-    )
-    app.add_directive(
-        "soup-stats", _table_directive(soup_tables.stats_markdown, "stat")
-    )
-    app.add_directive("soup-policies", _table_directive(soup_tables.policies_markdown))
     app.add_directive("soup-api-others", ApiOthers)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

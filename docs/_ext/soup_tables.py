@@ -1,21 +1,37 @@
 """The reference tables of the docs, written from the code's own declarations.
 
-Pure Python (no Sphinx): the ``soup_docs`` extension puts these tables in the
-pages, and ``tests/test_docs_reference.py`` reads them to check them against
-the package's source. Each function returns MyST Markdown.
+Pure Python (no Sphinx). The tables are committed in the pages, between
+``<!-- soup-tables:NAME -->`` and ``<!-- /soup-tables:NAME -->``, so that the
+pages read on GitHub as on the Sphinx site. After adding or changing a
+setting, a stat, a preset or a public name, regenerate them and commit::
+
+    python docs/_ext/soup_tables.py           # rewrite the tables in docs/
+    python docs/_ext/soup_tables.py --check   # exit 1 if one is out of date
+
+``tests/test_docs_reference.py`` checks that the committed tables are current
+and match the package's source. Each function returns Markdown (CommonMark
+with GitHub's tables).
 """
 
 from __future__ import annotations
 
+import inspect
 import json
-from collections.abc import Iterable, Mapping
+import re
+import sys
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
 
 import scrapy_soup
 from scrapy_soup._scrapy._settings import SETTINGS
 from scrapy_soup._scrapy._stats import STATS
 
 __all__ = [
+    "TABLES",
+    "api_markdown",
+    "main",
     "policies_markdown",
+    "regenerate",
     "setting_names",
     "settings_markdown",
     "stat_names",
@@ -136,3 +152,78 @@ def policies_markdown() -> str:
         rows.append(row)
     header = ["", *(_code(json.dumps(name)) for name in presets)]
     return _table(header, rows)
+
+
+def _summary(value: object) -> str:
+    """The first sentence of a docstring (its first paragraph, one line)."""
+    doc = inspect.getdoc(value) or ""
+    return " ".join(doc.split("\n\n")[0].split())
+
+
+def api_markdown() -> str:
+    """Every public name of ``scrapy_soup.__all__`` with its kind and summary."""
+    rows = []
+    for name in sorted(scrapy_soup.__all__, key=str.lower):
+        value = getattr(scrapy_soup, name)
+        if isinstance(value, type):
+            kind = "class"
+            summary = _summary(value)
+            if issubclass(value, Warning) and summary == _summary(Warning):
+                summary = ""
+        elif callable(value):
+            kind = "function"
+            summary = _summary(value)
+        else:  # a constant: its type's docstring would say nothing of it
+            kind, summary = "constant", ""
+        rows.append((_code(name), kind, summary))
+    return _table(["name", "kind", "what it is"], rows)
+
+
+#: Each table: the page it is committed in and the function writing it.
+TABLES: dict[str, tuple[str, Callable[[], str]]] = {
+    "settings": ("settings.md", settings_markdown),
+    "stats": ("stats.md", stats_markdown),
+    "policies": ("security.md", policies_markdown),
+    "api": ("api.md", api_markdown),
+}
+DOCS = Path(__file__).resolve().parents[1]
+
+
+def _region(name: str) -> re.Pattern[str]:
+    return re.compile(
+        rf"(<!-- soup-tables:{name} [^>]*-->\n)(.*?)(<!-- /soup-tables:{name} -->)",
+        re.S,
+    )
+
+
+def regenerate(docs: Path = DOCS) -> dict[str, tuple[str, str]]:
+    """Each page whose tables changed: ``{page: (committed, current)}``."""
+    changed: dict[str, tuple[str, str]] = {}
+    for name, (page, write) in TABLES.items():
+        path = docs / page
+        committed = changed.get(page, (path.read_text("utf-8"),))[-1]
+        region = _region(name)
+        if len(region.findall(committed)) != 1:
+            raise LookupError(f"{page}: no single soup-tables:{name} region")
+        current = region.sub(
+            lambda m, w=write: m.group(1) + w() + m.group(3), committed
+        )
+        if current != committed:
+            changed[page] = (changed.get(page, (committed,))[0], current)
+    return changed
+
+
+def main(argv: list[str]) -> int:
+    check = argv[1:] == ["--check"]
+    changed = regenerate()
+    for page, (_, current) in changed.items():
+        if check:
+            print(f"{page}: its tables are out of date; run {argv[0]}", file=sys.stderr)
+        else:
+            (DOCS / page).write_text(current, "utf-8")
+            print(f"{page}: tables regenerated")
+    return 1 if check and changed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
