@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import scrapy_soup
 
 PACKAGE_DIR = Path(scrapy_soup.__file__).resolve().parent
@@ -119,3 +121,82 @@ def test_help_starts_with_what_it_is_and_how_to_enable_it() -> None:
     # The lazily imported Scrapy components are documented with the rest.
     for name in ("Addon", "CleanHtmlPipeline", "SoupDownloaderMiddleware"):
         assert re.search(rf"^ {{4}}class {name}\b", text, re.M), name
+
+
+#: Top-level folders of the repository that are not the package.
+NOT_THE_PACKAGE = ("tests", "benchmarks", "docs", "example_project")
+
+_IMPORTS_ONLY_THE_PACKAGE = (
+    "import importlib.util, sys, scrapy_soup\n"
+    "found = [n for n in sys.argv[1:] if importlib.util.find_spec(n) is not None]\n"
+    "assert not found, found\n"
+    "print(scrapy_soup.__name__)\n"
+)
+
+
+def _isolated_env() -> dict[str, str]:
+    import os
+
+    return {
+        k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")
+    }
+
+
+def test_the_install_exposes_only_the_package(tmp_path: Path) -> None:
+    """``pip install -e .`` does not put the repository root on ``sys.path``.
+
+    Outside the checkout, ``import scrapy_soup`` works and ``tests``,
+    ``benchmarks``, ``docs`` and ``example_project`` do not import (hatch's
+    ``dev-mode-exact``, pyproject.toml).
+    """
+    proc = subprocess.run(
+        [sys.executable, "-c", _IMPORTS_ONLY_THE_PACKAGE, *NOT_THE_PACKAGE],
+        cwd=tmp_path,
+        env=_isolated_env(),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "scrapy_soup"
+
+
+@pytest.mark.slow
+@pytest.mark.network
+def test_the_wheel_installs_only_the_package(tmp_path: Path) -> None:
+    """The built wheel in a fresh venv: ``import scrapy_soup``, nothing else of the repo."""
+    import venv
+
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "-q",
+            "-w",
+            str(tmp_path / "dist"),
+            str(REPO_DIR),
+        ],
+        check=True,
+        env=_isolated_env(),
+    )
+    (wheel,) = (tmp_path / "dist").glob("scrapy_soup-*.whl")
+    venv.create(tmp_path / "venv", with_pip=True)
+    python = tmp_path / "venv" / "bin" / "python"
+    subprocess.run(
+        [python, "-m", "pip", "install", "-q", str(wheel)],
+        check=True,
+        env=_isolated_env(),
+    )
+    proc = subprocess.run(
+        [python, "-c", _IMPORTS_ONLY_THE_PACKAGE, *NOT_THE_PACKAGE],
+        cwd=tmp_path,
+        env=_isolated_env(),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "scrapy_soup"
