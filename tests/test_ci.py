@@ -1,10 +1,13 @@
-"""CI's promises about versions: the Pythons ``.ci/run`` tests are exactly the
-ones pyproject.toml's classifiers list, from the lowest ``requires-python``
-allows. (Read as text: ``tomllib`` is not in Python 3.10.)
+"""CI's promises: the Pythons ``.ci/run`` tests are exactly the ones
+pyproject.toml's classifiers list, from the lowest ``requires-python``
+allows; it calls every session of noxfile.py or one that runs the same; the
+``scrapy`` marker is set by a rule. (Read as text: ``tomllib`` is not in
+Python 3.10.)
 """
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -12,7 +15,17 @@ from pathlib import Path
 
 REPO_DIR = Path(__file__).resolve().parent.parent
 #: The variables of .ci/run that name the Pythons it runs.
-CI_VARIABLES = ("MAIN_PYTHON", "FLOORS_PYTHON_VERSION", "NEWER_PYTHONS")
+CI_VARIABLES = ("MAIN_PYTHON", "COVERAGE_PYTHON", "NEWER_PYTHONS")
+#: The sessions .ci/run does not call, each the same as a run it makes: the
+#: README's command (3.11, the test extra, the newest Scrapy), the coverage
+#: session (the suite on 3.12) and floors-3.10 (Scrapy 2.13.4).
+SAME_AS_ANOTHER_RUN = {
+    "tests-3.11": "the README's command",
+    "extras(off)": "the README's command",
+    "scrapy(2.19)": "the README's command",
+    "tests-3.12": "coverage",
+    "scrapy(2.13)": "floors-3.10",
+}
 
 
 def ci_pythons() -> dict[str, list[str]]:
@@ -33,6 +46,18 @@ def version_key(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in version.split("."))
 
 
+def nox_sessions() -> dict[str, dict[str, object]]:
+    """Every session of noxfile.py, as ``nox -l --json`` lists them."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "nox", "-l", "--json", "-k", "not no_such_session"],
+        cwd=REPO_DIR,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return {s["session"]: s for s in json.loads(proc.stdout)}
+
+
 def test_classifiers_list_the_pythons_ci_runs() -> None:
     pyproject = (REPO_DIR / "pyproject.toml").read_text(encoding="utf-8")
     listed = re.findall(r'"Programming Language :: Python :: (3\.\d+)"', pyproject)
@@ -40,10 +65,36 @@ def test_classifiers_list_the_pythons_ci_runs() -> None:
     assert sorted(listed, key=version_key) == sorted(
         {v for versions in ci.values() for v in versions}, key=version_key
     )
-    # The floors job runs on the lowest Python the package installs on.
-    (floors_python,) = ci["FLOORS_PYTHON_VERSION"]
-    assert f'requires-python = ">={floors_python}"' in pyproject
-    assert min(listed, key=version_key) == floors_python
+    # The floors session runs on the lowest Python the package installs on.
+    lowest = min(listed, key=version_key)
+    assert f'requires-python = ">={lowest}"' in pyproject
+    sessions = nox_sessions()
+    assert f"floors-{lowest}" in sessions
+    assert {f"tests-{v}" for v in listed} <= set(sessions)
+
+
+def test_ci_calls_every_session_once_or_says_which_run_is_the_same() -> None:
+    """``nox -l`` lists CI's units; .ci/run calls each, or one that runs the same."""
+    sessions = nox_sessions()
+    script = (REPO_DIR / ".ci" / "run").read_text(encoding="utf-8")
+    block = re.search(r"^SESSIONS=\((.*?)^\)", script, re.M | re.S)
+    assert block is not None
+    called = re.findall(r'"([^"]+)"|(\S+)', re.sub(r"#.*", "", block.group(1)))
+    called_names = [a or b for a, b in called]
+    assert len(called_names) == len(set(called_names)), "a session called twice"
+    assert set(called_names) <= set(sessions), set(called_names) - set(sessions)
+    assert set(called_names) | set(SAME_AS_ANOTHER_RUN) == set(sessions)
+    assert not set(called_names) & set(SAME_AS_ANOTHER_RUN)
+    for other in SAME_AS_ANOTHER_RUN.values():
+        assert other == "the README's command" or other in called_names
+    # The range of Scrapy releases, floor to newest, at least every second minor.
+    releases = [name[7:-1] for name in sessions if name.startswith("scrapy(")]
+    assert {"2.13", "2.15", "2.17", "2.19"} <= set(releases)
+    # And the README's command, verbatim.
+    readme = (REPO_DIR / "README.md").read_text(encoding="utf-8")
+    command = 'python -m pip install -e ".[test]" && python -m pytest'
+    assert command in readme
+    assert f"\n{command}\n" in script
 
 
 def test_the_scrapy_marker_finds_the_modules_that_touch_scrapy() -> None:

@@ -167,29 +167,19 @@ def test_the_wheel_installs_only_the_package(tmp_path: Path) -> None:
     """The built wheel in a fresh venv: ``import scrapy_soup``, nothing else of the repo."""
     import venv
 
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "wheel",
-            "--no-deps",
-            "-q",
-            "-w",
-            str(tmp_path / "dist"),
-            str(REPO_DIR),
-        ],
-        check=True,
-        env=_isolated_env(),
-    )
-    (wheel,) = (tmp_path / "dist").glob("scrapy_soup-*.whl")
+    # The fresh venv's own pip builds the wheel too: the venv running the
+    # tests may have none (nox's uv backend).
     venv.create(tmp_path / "venv", with_pip=True)
     python = tmp_path / "venv" / "bin" / "python"
+    dist = tmp_path / "dist"
+    pip = [python, "-m", "pip", "-q", "--disable-pip-version-check"]
     subprocess.run(
-        [python, "-m", "pip", "install", "-q", str(wheel)],
+        [*pip, "wheel", "--no-deps", "-w", str(dist), str(REPO_DIR)],
         check=True,
         env=_isolated_env(),
     )
+    (wheel,) = dist.glob("scrapy_soup-*.whl")
+    subprocess.run([*pip, "install", str(wheel)], check=True, env=_isolated_env())
     proc = subprocess.run(
         [python, "-c", _IMPORTS_ONLY_THE_PACKAGE, *NOT_THE_PACKAGE],
         cwd=tmp_path,
