@@ -59,7 +59,8 @@ OPTIONAL_EXTRAS = sorted(
 WORKERS = ["-n", os.environ.get("PYTEST_WORKERS", "2")]
 #: What the Scrapy-release and extras sessions run: the tests marked
 #: ``scrapy`` and those of an optional extra (marked with its name).
-SCRAPY_TESTS = ["-m", " or ".join(["scrapy", *OPTIONAL_EXTRAS])]
+#: (A -m given replaces the default run's -m "not slow": said again here.)
+SCRAPY_TESTS = ["-m", f"({' or '.join(['scrapy', *OPTIONAL_EXTRAS])}) and not slow"]
 
 # uv where installed (.ci/run installs it: its installs are much faster than
 # pip's), else the standard library's venv and pip.
@@ -131,7 +132,7 @@ def floors(session: nox.Session) -> None:
     _pytest(session, "-m", "", *modules)
     if session.python == PYTHONS[0]:
         ignore = sorted({f"--ignore={m.partition('::')[0]}" for m in modules})
-        _pytest(session, "-m", "scrapy", *ignore)
+        _pytest(session, "-m", "scrapy and not slow", *ignore)
 
 
 @nox.session(python=MAIN_PYTHON, name="scrapy")

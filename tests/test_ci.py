@@ -26,6 +26,9 @@ SAME_AS_ANOTHER_RUN = {
     "tests-3.12": "coverage",
     "scrapy(2.13)": "floors-3.10",
 }
+#: Sessions CI does not call: the Scrapy minors between every second one,
+#: run by name (``nox -s "scrapy(2.16)"``).
+BY_NAME_ONLY = {"scrapy(2.14)", "scrapy(2.16)", "scrapy(2.18)"}
 
 
 def ci_pythons() -> dict[str, list[str]]:
@@ -83,7 +86,7 @@ def test_ci_calls_every_session_once_or_says_which_run_is_the_same() -> None:
     called_names = [a or b for a, b in called]
     assert len(called_names) == len(set(called_names)), "a session called twice"
     assert set(called_names) <= set(sessions), set(called_names) - set(sessions)
-    assert set(called_names) | set(SAME_AS_ANOTHER_RUN) == set(sessions)
+    assert set(called_names) | set(SAME_AS_ANOTHER_RUN) | BY_NAME_ONLY == set(sessions)
     assert not set(called_names) & set(SAME_AS_ANOTHER_RUN)
     for other in SAME_AS_ANOTHER_RUN.values():
         assert other == "the README's command" or other in called_names
