@@ -142,16 +142,11 @@ def _isolated_env() -> dict[str, str]:
     }
 
 
-def test_the_install_exposes_only_the_package(tmp_path: Path) -> None:
-    """``pip install -e .`` does not put the repository root on ``sys.path``.
-
-    Outside the checkout, ``import scrapy_soup`` works and ``tests``,
-    ``benchmarks``, ``docs`` and ``example_project`` do not import (hatch's
-    ``dev-mode-exact``, pyproject.toml).
-    """
+def _check_imports_only_the_package(python: Path, cwd: Path) -> None:
+    """Outside the checkout, *python* imports scrapy_soup and nothing else of it."""
     proc = subprocess.run(
-        [sys.executable, "-c", _IMPORTS_ONLY_THE_PACKAGE, *NOT_THE_PACKAGE],
-        cwd=tmp_path,
+        [python, "-c", _IMPORTS_ONLY_THE_PACKAGE, *NOT_THE_PACKAGE],
+        cwd=cwd,
         env=_isolated_env(),
         capture_output=True,
         text=True,
@@ -159,6 +154,16 @@ def test_the_install_exposes_only_the_package(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "scrapy_soup"
+
+
+def test_the_install_exposes_only_the_package(tmp_path: Path) -> None:
+    """``pip install -e .`` does not put the repository root on ``sys.path``.
+
+    Outside the checkout, ``import scrapy_soup`` works and ``tests``,
+    ``benchmarks``, ``docs`` and ``example_project`` do not import (hatch's
+    ``dev-mode-exact``, pyproject.toml).
+    """
+    _check_imports_only_the_package(Path(sys.executable), tmp_path)
 
 
 @pytest.mark.slow
@@ -180,13 +185,4 @@ def test_the_wheel_installs_only_the_package(tmp_path: Path) -> None:
     )
     (wheel,) = dist.glob("scrapy_soup-*.whl")
     subprocess.run([*pip, "install", str(wheel)], check=True, env=_isolated_env())
-    proc = subprocess.run(
-        [python, "-c", _IMPORTS_ONLY_THE_PACKAGE, *NOT_THE_PACKAGE],
-        cwd=tmp_path,
-        env=_isolated_env(),
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == "scrapy_soup"
+    _check_imports_only_the_package(python, tmp_path)
