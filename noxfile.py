@@ -177,17 +177,24 @@ for req in requires("scrapy-soup") or []:
 @nox.session(python=MAIN_PYTHON)
 @nox.parametrize("extras", ["on", "off"], ids=["on", "off"])
 def extras(session: nox.Session, extras: str) -> None:
-    """The Scrapy and extra-marked tests with every optional extra, or none."""
+    """The Scrapy and extra-marked tests with every optional extra, or none.
+
+    A test that needs an extra is marked with the extra's name (an extra
+    ``html5``: ``@pytest.mark.html5``); without the extras those are left out.
+    """
     if extras == "on":
         if not OPTIONAL_EXTRAS:
             session.skip("pyproject.toml declares no optional runtime extra")
         session.install(
             "-e", f".[{','.join(['test', *OPTIONAL_EXTRAS])}]", "pytest-xdist"
         )
+        selection = SCRAPY_TESTS
     else:
         session.install("-e", ".[test]", "pytest-xdist")
+        without = "".join(f" and not {extra}" for extra in OPTIONAL_EXTRAS)
+        selection = ["-m", f"scrapy and not slow{without}"]
     session.run("python", "-c", _PRINT_EXTRAS, *OPTIONAL_EXTRAS)
-    _pytest(session, *SCRAPY_TESTS)
+    _pytest(session, *selection)
 
 
 #: The Python of the coverage session (the whole suite, measured).
