@@ -1,0 +1,320 @@
+"""A page's main content, on the tree the page was parsed into: `main_content`.
+
+Three steps, each a named rule in `._content_rules` or a function here:
+
+1. **Choose** the element that holds the article (`_choose`): a container
+   that names itself (``itemprop=articleBody``, a CMS's ``entry-content``,
+   an ``<article>``, ``<main>``) if it holds enough text, else the element
+   the paragraphs vote for (`_vote`: each paragraph scores by its length
+   and commas and gives its score to its parent and half to its
+   grandparent, as Arc90's Readability does; link-heavy candidates lose
+   it; the best one's siblings that score near it come along).
+2. **Copy** it: the page's tree is only read, never changed.
+3. **Prune** the copy (`_prune`): what is never content (scripts, forms,
+   media players), what the page hides, boilerplate by name (navigation,
+   sharing, related links, ads, comment threads unless asked for) and,
+   bottom up, the blocks that are mostly links (`_drop_link_blocks`).
+
+Every step is one pass of libxml2 over the tree or one Python pass over
+the chosen copy, so the time is linear in the page, and no step recurses
+in Python, so a 100,000-deep page is read like any other.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import TYPE_CHECKING, Literal
+
+from lxml import etree
+
+from .._tree._soup import Soup
+from . import _content_rules as rules
+from ._markup import target_element
+
+if TYPE_CHECKING:
+    from .._tree._tag import Tag
+
+__all__ = ["Favor", "content_element", "main_content"]
+
+#: Favour precision (less boilerplate, maybe less content), recall (the
+#: other way round) or neither.
+Favor = Literal["balanced", "precision", "recall"]
+
+#: A container taken as it names itself must hold this much text (characters).
+_MIN_CONTAINER_TEXT = {"balanced": 200, "precision": 400, "recall": 100}
+#: A block is dropped as navigation when this share of its text is links.
+_LINK_DENSITY = {"balanced": 0.5, "precision": 0.35, "recall": 0.7}
+#: Paragraphs shorter than this (characters) do not vote.
+_MIN_PARAGRAPH = 25
+#: Containers of one kind looked at before taking the longest (bounds the work).
+_MAX_CANDIDATES = 25
+#: Blocks judged by their link density.
+_BLOCKS = frozenset(
+    {"div", "section", "ul", "ol", "dl", "table", "p", "li", "span", "header", "center"}
+)
+#: Class and id words that raise or lower a candidate's vote.
+_GOOD_NAMES = re.compile(
+    r"article|body|content|entry|main|page|post|text|blog|story", re.IGNORECASE
+)
+_BAD_NAMES = re.compile(
+    r"comment|combx|contact|foot|footer|footnote|masthead|media|meta|outbrain"
+    r"|promo|related|scroll|shoutbox|sidebar|sponsor|shopping|tags|tool|widget"
+    r"|share|social|nav|menu|banner|cookie",
+    re.IGNORECASE,
+)
+_TEXT = etree.XPath("string()", smart_strings=False)
+
+
+def main_content(
+    markup_or_soup: str | bytes | Tag | etree._Element,
+    *,
+    base_url: str | None = None,
+    comments: bool = False,
+    tables: bool = True,
+    images: bool = True,
+    links: bool = True,
+    favor: Favor = "balanced",
+) -> Soup | None:
+    """The page's main content as a new fragment soup, boilerplate removed; None if none.
+
+    ``markup_or_soup`` is a page's HTML (``str`` or ``bytes``, parsed once,
+    as `Soup` parses it), a `Soup` or `Tag` (read in place, as
+    ``response.soup`` is: never changed) or an lxml element.  The result is
+    a new ``"fragment"`` soup holding a copy of the content, ready for
+    `clean`, `absolutize_links`, `to_text` and `to_markdown`; its
+    ``base_url`` is ``base_url`` or the page soup's own.
+
+    ``comments`` keeps comment threads, ``tables``, ``images`` and
+    ``links`` keep those elements (without ``links`` a link's text stays),
+    and ``favor`` trades recall for precision (``"precision"``: stricter
+    link density and a longer container needed) or the other way round.
+
+    >>> page = (
+    ...     "<body><nav><a href='/'>Home</a> <a href='/news'>News</a></nav>"
+    ...     "<article><h1>Title</h1><p>The first paragraph of the story, long"
+    ...     " enough, with a comma, to read as content.</p>"
+    ...     "<div class='share-buttons'><a href='/tw'>Tweet</a></div></article>"
+    ...     "<footer>(c) Example</footer></body>"
+    ... )
+    >>> print(main_content(page, favor="recall"))
+    <article><h1>Title</h1><p>The first paragraph of the story, long enough, with a comma, to read as content.</p></article>
+    """
+    if isinstance(markup_or_soup, (str, bytes)):
+        page = Soup(markup_or_soup, base_url=base_url)
+        root = target_element(page).element
+    else:
+        root = target_element(markup_or_soup).element
+        if base_url is None:
+            own = getattr(getattr(markup_or_soup, "_doc", None), "base_url", None)
+            base_url = own if isinstance(own, str) else None
+    content = content_element(
+        root, comments=comments, tables=tables, images=images, links=links, favor=favor
+    )
+    if content is None:
+        return None
+    holder = etree.Element("body")
+    holder.append(content)
+    return Soup(holder, "fragment", base_url=base_url)
+
+
+def content_element(
+    root: etree._Element,
+    *,
+    comments: bool = False,
+    tables: bool = True,
+    images: bool = True,
+    links: bool = True,
+    favor: Favor = "balanced",
+) -> etree._Element | None:
+    """The main content of the page under ``root``, as a pruned copy; None if none."""
+    body = root.find("body") if root.tag == "html" else None
+    if body is None:
+        body = root
+    chosen = _vote(body) or [body]
+    content = _copy(chosen)
+    never: list[str] = list(rules.NEVER_CONTENT)
+    if not tables:
+        never += rules.TABLES
+    if not images:
+        never += rules.MEDIA
+    etree.strip_elements(
+        content, etree.Comment, etree.ProcessingInstruction, *never, with_tail=False
+    )
+    if not links:
+        etree.strip_tags(content, "a")
+    _prune(content, comments, _LINK_DENSITY[favor])
+    if not _TEXT(content).strip():
+        return None
+    return content
+
+
+def _vote(body: etree._Element) -> list[etree._Element] | None:
+    """Readability's vote: paragraphs score their parent and grandparent.
+
+    Each paragraph of some length gives 1, one per comma and one per 100
+    characters (up to 3); the candidates named as content gain, those named
+    as boilerplate lose (`_name_weight`), and the five best are weighed by
+    how much of their text is not links.  The best one comes with the
+    siblings that score near it or read as paragraphs (`_with_siblings`).
+    """
+    scores: dict[etree._Element, float] = {}
+    for p in body.iter(*rules.PARAGRAPHS, "div"):
+        if p.tag == "div":
+            # A div holding its text directly (and <br>s) is a paragraph.
+            text = (p.text or "").strip()
+            if len(text) < _MIN_PARAGRAPH * 3:
+                continue
+        else:
+            text = _TEXT(p).strip()
+            if len(text) < _MIN_PARAGRAPH:
+                continue
+        score = 1.0 + text.count(",") + text.count("\uff0c") + min(len(text) // 100, 3)
+        parent = p.getparent()
+        if parent is None:
+            continue
+        scores[parent] = scores.get(parent, 0.0) + score
+        grandparent = parent.getparent()
+        if grandparent is not None:
+            scores[grandparent] = scores.get(grandparent, 0.0) + score / 2
+    if not scores:
+        return None
+    for el in scores:
+        scores[el] += _name_weight(el)
+    top = sorted(scores, key=scores.__getitem__, reverse=True)[:5]
+    for el in top:
+        scores[el] *= 1 - _link_density(el)
+    best = max(top, key=scores.__getitem__)
+    return _with_siblings(best, scores)
+
+
+def _name_weight(el: etree._Element) -> float:
+    """What a candidate's tag and names add to its vote."""
+    names = f"{el.get('class', '')} {el.get('id', '')}".lower()
+    weight = 0.0
+    if el.get("itemprop", "").lower() == "articlebody" or any(
+        word in names for word in rules.CONTENT_WORDS
+    ):
+        weight += 25
+    if rules.boilerplate_name(names, comments=False):
+        weight -= 25
+    if el.tag in ("article", "main"):
+        weight += 10
+    return weight
+
+
+def _link_density(el: etree._Element) -> float:
+    text = len(_TEXT(el).strip())
+    if not text:
+        return 1.0
+    linked = sum(len(_TEXT(a).strip()) for a in el.iter("a"))
+    return min(linked / text, 1.0)
+
+
+def _with_siblings(
+    best: etree._Element, scores: dict[etree._Element, float]
+) -> list[etree._Element]:
+    """``best``, with its siblings that score near it or read as paragraphs."""
+    parent = best.getparent()
+    if parent is None:
+        return [best]
+    threshold = max(10.0, scores[best] * 0.2)
+    kept: list[etree._Element] = []
+    for sibling in parent:
+        if sibling is best:
+            kept.append(sibling)
+            continue
+        if not isinstance(sibling.tag, str):
+            continue
+        if scores.get(sibling, 0.0) >= threshold and _link_density(sibling) < 0.3:
+            kept.append(sibling)
+        elif sibling.tag == "p":
+            text = _TEXT(sibling).strip()
+            density = _link_density(sibling)
+            if (len(text) > 80 and density < 0.25) or (
+                len(text) > 0 and density == 0 and text.endswith((".", "!", "?"))
+            ):
+                kept.append(sibling)
+    return kept
+
+
+def _copy(chosen: list[etree._Element]) -> etree._Element:
+    """A copy of the chosen element, or of the chosen siblings under one ``<div>``."""
+    if len(chosen) == 1:
+        new = copy.deepcopy(chosen[0])
+        new.tail = None
+        return new
+    content = etree.Element("div")
+    for el in chosen:
+        content.append(copy.deepcopy(el))
+        content[-1].tail = None
+    return content
+
+
+def _drop(el: etree._Element) -> None:
+    """Remove ``el`` and what is inside it, keeping the text after it."""
+    parent = el.getparent()
+    if parent is None:
+        return
+    tail = el.tail
+    if tail:
+        previous = el.getprevious()
+        if previous is not None:
+            previous.tail = (previous.tail or "") + tail
+        else:
+            parent.text = (parent.text or "") + tail
+    parent.remove(el)
+
+
+def _is_boilerplate(el: etree._Element, comments: bool) -> bool:
+    """Whether ``el`` is boilerplate by its tag, role, hiding or names."""
+    tag = el.tag
+    if tag in rules.BOILERPLATE_TAGS:
+        return True
+    if tag in ("article", "main") or not el.attrib:
+        return False
+    if el.get("role") in rules.BOILERPLATE_ROLES:
+        return True
+    if el.get("hidden") is not None or el.get("aria-hidden") == "true":
+        return True
+    style = el.get("style")
+    if style and rules.HIDDEN_STYLE.search(style):
+        return True
+    names = f"{el.get('class', '')} {el.get('id', '')}"
+    return names != " " and rules.boilerplate_name(names.lower(), comments)
+
+
+def _prune(content: etree._Element, comments: bool, most: float) -> None:
+    """Drop boilerplate and the blocks whose text is mostly links, in one pass.
+
+    Going down, an element that is boilerplate (`_is_boilerplate`) is
+    dropped without looking inside it.  Coming back up, each element's text
+    and linked text are summed from its children's, so no subtree is read
+    twice, and a block with more than ``most`` of its text in links (a menu,
+    a list of related links) is dropped.
+    """
+    stack = [[0, 0]]
+    doomed: list[etree._Element] = []
+    walk = etree.iterwalk(content, events=("start", "end"))
+    for event, el in walk:
+        if event == "start":
+            if el is not content and _is_boilerplate(el, comments):
+                doomed.append(el)
+                walk.skip_subtree()
+                stack.append([-1, 0])
+            else:
+                stack.append([len((el.text or "").strip()), 0])
+            continue
+        text, linked = stack.pop()
+        if text < 0:  # dropped on the way down
+            continue
+        if el.tag == "a":
+            linked = text
+        elif el.tag in _BLOCKS and text and linked / text > most and el is not content:
+            doomed.append(el)
+            continue
+        totals = stack[-1]
+        totals[0] += text + len((el.tail or "").strip())
+        totals[1] += linked
+    for el in doomed:
+        _drop(el)
