@@ -24,6 +24,7 @@ __all__ = [
     "MEDIA",
     "NEVER_CONTENT",
     "PARAGRAPHS",
+    "TAG_WEIGHTS",
     "TABLES",
     "boilerplate_name",
 ]
@@ -64,7 +65,8 @@ BOILERPLATE_WORDS = (
     "author-box", "authorbox", "about-author", "author-bio", "byline",
     "skip-link", "screen-reader", "sr-only", "visually-hidden", "outbrain",
     "taboola", "yarpp", "disclaimer", "copyright", "login", "toolbar",
-    "shariff", "addthis", "sharedaddy",
+    "shariff", "addthis", "sharedaddy", "overlay", "lightbox", "flyout",
+    "offcanvas", "off-canvas", "popmake",
 )  # fmt: skip
 
 #: Class and id words that name boilerplate as a whole word (split at
@@ -72,7 +74,7 @@ BOILERPLATE_WORDS = (
 #: ``header``.
 BOILERPLATE_TOKENS = frozenset(
     {"nav", "menu", "share", "shares", "ad", "ads", "tags", "print", "pager",
-     "meta", "widget", "aside", "bio", "skip", "rating", "toc"}
+     "meta", "aside", "bio", "skip", "rating", "toc"}
 )  # fmt: skip
 
 #: The names of comment sections (kept with ``comments=True``).
@@ -134,3 +136,12 @@ MEDIA = ("img", "picture", "figure", "video", "audio", "source", "track")
 
 #: Elements that hold a paragraph's worth of text: the units that vote.
 PARAGRAPHS = ("p", "pre", "td", "blockquote", "dd", "h2", "h3")
+
+#: What a candidate's tag adds to its vote, as Readability weighs it: a
+#: ``<div>`` is a likely container, a list or a heading an unlikely one.
+TAG_WEIGHTS = {
+    "div": 5, "article": 10, "main": 10, "section": 3, "pre": 3, "td": 3,
+    "blockquote": 3, "address": -3, "ol": -3, "ul": -3, "dl": -3, "dd": -3,
+    "dt": -3, "li": -3, "form": -3, "h1": -5, "h2": -5, "h3": -5, "h4": -5,
+    "h5": -5, "h6": -5, "th": -5,
+}  # fmt: skip

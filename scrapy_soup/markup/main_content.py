@@ -43,8 +43,16 @@ Favor = Literal["balanced", "precision", "recall"]
 
 #: A container taken as it names itself must hold this much text (characters).
 _MIN_CONTAINER_TEXT = {"balanced": 200, "precision": 400, "recall": 100}
+#: Pruning that leaves less than this share of the text is undone.
+_LEAST_KEPT = {"balanced": 0.2, "precision": 0.1, "recall": 0.3}
 #: A block is dropped as navigation when this share of its text is links.
 _LINK_DENSITY = {"balanced": 0.5, "precision": 0.35, "recall": 0.7}
+#: How many ancestors of a paragraph its vote reaches.
+_ANCESTOR_LEVELS = 5
+#: Candidates weighed by their link density after the vote.
+_CANDIDATES = 5
+#: How far up a candidate's ancestors are read (bounds the work on deep pages).
+_ANCESTORS_CHECKED = 40
 #: Paragraphs shorter than this (characters) do not vote.
 _MIN_PARAGRAPH = 25
 #: Containers of one kind looked at before taking the longest (bounds the work).
@@ -143,7 +151,7 @@ def content_element(
     )
     if not links:
         etree.strip_tags(content, "a")
-    _prune(content, comments, _LINK_DENSITY[favor])
+    _prune(content, comments, _LINK_DENSITY[favor], _LEAST_KEPT[favor])
     if not _TEXT(content).strip():
         return None
     return content
@@ -170,22 +178,52 @@ def _vote(body: etree._Element) -> list[etree._Element] | None:
             if len(text) < _MIN_PARAGRAPH:
                 continue
         score = 1.0 + text.count(",") + text.count("\uff0c") + min(len(text) // 100, 3)
-        parent = p.getparent()
-        if parent is None:
-            continue
-        scores[parent] = scores.get(parent, 0.0) + score
-        grandparent = parent.getparent()
-        if grandparent is not None:
-            scores[grandparent] = scores.get(grandparent, 0.0) + score / 2
+        # The parent gets it all, the grandparent half, the ancestors above
+        # a third of it per level (Mozilla's Readability), five levels up.
+        for level, ancestor in enumerate(p.iterancestors()):
+            if level == _ANCESTOR_LEVELS:
+                break
+            if ancestor not in scores:
+                scores[ancestor] = _name_weight(ancestor)
+            scores[ancestor] += score / (1 if level == 0 else 2 if level == 1 else level * 3)
     if not scores:
         return None
-    for el in scores:
-        scores[el] += _name_weight(el)
-    top = sorted(scores, key=scores.__getitem__, reverse=True)[:5]
+    ranked = sorted(scores, key=scores.__getitem__, reverse=True)
+    top = ranked[:_CANDIDATES]
     for el in top:
         scores[el] *= 1 - _link_density(el)
-    best = max(top, key=scores.__getitem__)
-    return _with_siblings(best, scores)
+    top.sort(key=scores.__getitem__, reverse=True)
+    return _with_siblings(_common_ancestor(top, scores), scores)
+
+
+def _common_ancestor(top: list[etree._Element], scores: dict[etree._Element, float]) -> etree._Element:
+    """The best candidate, or the ancestor it shares with two more near it (Mozilla's Readability).
+
+    Content split into sections (a guide's chapters, a recipe's steps)
+    makes several good candidates; their common ancestor holds them all.
+    """
+    best = top[0]
+    near = [el for el in top[1:] if scores[el] >= scores[best] * 0.75]
+    if len(near) < 2:
+        return best
+    for level, ancestor in enumerate(best.iterancestors()):
+        if level == _ANCESTORS_CHECKED or ancestor.tag == "body":
+            break
+        inside = sum(1 for el in near if _is_inside(el, ancestor))
+        if inside >= 2:
+            scores.setdefault(ancestor, scores[best])
+            scores[ancestor] = max(scores[ancestor], scores[best])
+            return ancestor
+    return best
+
+
+def _is_inside(el: etree._Element, ancestor: etree._Element) -> bool:
+    for level, parent in enumerate(el.iterancestors()):
+        if parent is ancestor:
+            return True
+        if level == _ANCESTORS_CHECKED:
+            break
+    return False
 
 
 def _name_weight(el: etree._Element) -> float:
@@ -198,9 +236,7 @@ def _name_weight(el: etree._Element) -> float:
         weight += 25
     if rules.boilerplate_name(names, comments=False):
         weight -= 25
-    if el.tag in ("article", "main"):
-        weight += 10
-    return weight
+    return weight + rules.TAG_WEIGHTS.get(el.tag, 0)
 
 
 def _link_density(el: etree._Element) -> float:
@@ -284,15 +320,19 @@ def _is_boilerplate(el: etree._Element, comments: bool) -> bool:
     return names != " " and rules.boilerplate_name(names.lower(), comments)
 
 
-def _prune(content: etree._Element, comments: bool, most: float) -> None:
+def _prune(content: etree._Element, comments: bool, most: float, least: float) -> None:
     """Drop boilerplate and the blocks whose text is mostly links, in one pass.
 
     Going down, an element that is boilerplate (`_is_boilerplate`) is
     dropped without looking inside it.  Coming back up, each element's text
     and linked text are summed from its children's, so no subtree is read
     twice, and a block with more than ``most`` of its text in links (a menu,
-    a list of related links) is dropped.
+    a list of related links) is dropped.  Nothing is dropped if that would
+    leave less than ``least`` of the text: then the names lied (a page
+    builder that calls its every block a widget) and the vote's choice
+    stands as it is.
     """
+    before = sum(len(text.strip()) for text in content.itertext())
     stack = [[0, 0]]
     doomed: list[etree._Element] = []
     walk = etree.iterwalk(content, events=("start", "end"))
@@ -316,5 +356,7 @@ def _prune(content: etree._Element, comments: bool, most: float) -> None:
         totals = stack[-1]
         totals[0] += text + len((el.tail or "").strip())
         totals[1] += linked
+    if stack[0][0] < before * least:
+        return
     for el in doomed:
         _drop(el)
