@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Literal
 
 from lxml import etree
 
+from .._tree._classes import extensions
 from .._tree._soup import Soup
 from . import _content_rules as rules
 from ._markup import target_element
@@ -124,6 +125,9 @@ def main_content(
     holder = etree.Element("body")
     holder.append(content)
     return Soup(holder, "fragment", base_url=base_url)
+
+
+extensions.main_content = main_content
 
 
 def content_element(
