@@ -4,8 +4,9 @@ The structured sources first, in this order: JSON-LD (``schema.org``
 ``Article``, ``NewsArticle``, ``BlogPosting``, ``WebPage``, ... items, in
 ``@graph`` too), OpenGraph and ``article:`` properties, Twitter cards,
 ``<meta name>`` (``author``, ``description``, ``keywords``, Dublin Core,
-``citation_*``), ``<link rel=canonical>``; then the page itself: ``<html
-lang>``, ``<time datetime>``, ``<title>``, the first ``<h1>``.  The first
+``citation_*``), ``<link rel=canonical>``; then the page itself: ``<time
+datetime>``, ``<title>``, the first ``<h1>``.  The language is ``<html
+lang>`` first (``og:locale`` is often a site's default).  The first
 source that states a field gives it.  Dates come out as ISO 8601
 (``2021-03-04`` or ``2021-03-04T10:00:00+01:00``), URLs absolute.
 """
@@ -122,6 +123,8 @@ def metadata(
             base_url = own if isinstance(own, str) else None
     root = root.getroottree().getroot()
     found: dict[str, Any] = {}
+    # The page's own <html lang> before og:locale, often a site's default.
+    _set(found, "language", root.get("lang") or root.get("{http://www.w3.org/XML/1998/namespace}lang"))
     _from_json_ld(root, found)
     _from_meta(root, found)
     _from_page(root, found)
@@ -265,7 +268,6 @@ def _split_authors(value: str) -> list[str]:
 
 # -- the page itself ---------------------------------------------------------------
 def _from_page(root: etree._Element, found: dict[str, Any]) -> None:
-    _set(found, "language", root.get("lang") or root.get("{http://www.w3.org/XML/1998/namespace}lang"))
     stamps = [(t.get("pubdate") is not None or t.get("itemprop") == "datePublished", t.get("datetime"))
               for t in root.iter("time") if t.get("datetime")]
     if stamps:
