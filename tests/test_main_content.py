@@ -98,13 +98,15 @@ def test_boilerplate_is_pruned_and_the_content_kept() -> None:
     assert "A paragraph of the story" in text and "Headline" in text
     for boilerplate in ("Site", "Tweet", "Popular", "(c)", "var x", "reader's comment"):
         assert boilerplate not in text
-    assert content.find("table") is not None and content.find("img") is not None
+    assert content.find("table") is not None
+    assert content.find("img") is None  # images=False by default, as in trafilatura
     assert content.base_url == BASE
 
 
 def test_options_keep_or_drop_comments_tables_images_links() -> None:
-    kept = main_content(PAGE, comments=True)
+    kept = main_content(PAGE, comments=True, images=True)
     assert kept is not None and "reader's comment" in kept.get_text()
+    assert kept.find("img") is not None
     bare = main_content(PAGE, tables=False, images=False, links=False)
     assert bare is not None
     assert bare.find(["table", "img", "a"]) is None

@@ -132,7 +132,9 @@ CONTENT_WORDS = (
 )  # fmt: skip
 
 TABLES = ("table",)
-MEDIA = ("img", "picture", "figure", "video", "audio", "source", "track")
+#: Images and what goes with them (``images=False``, the default, as
+#: trafilatura's): captions are not the article's text.
+MEDIA = ("img", "picture", "figure", "figcaption", "video", "audio", "source", "track")
 
 #: Elements that hold a paragraph's worth of text: the units that vote.
 PARAGRAPHS = ("p", "pre", "td", "blockquote", "dd", "h2", "h3")

@@ -81,7 +81,7 @@ def main_content(
     base_url: str | None = None,
     comments: bool = False,
     tables: bool = True,
-    images: bool = True,
+    images: bool = False,
     links: bool = True,
     favor: Favor = "balanced",
 ) -> Soup | None:
@@ -94,8 +94,9 @@ def main_content(
     `clean`, `absolutize_links`, `to_text` and `to_markdown`; its
     ``base_url`` is ``base_url`` or the page soup's own.
 
-    ``comments`` keeps comment threads, ``tables``, ``images`` and
-    ``links`` keep those elements (without ``links`` a link's text stays),
+    ``comments`` keeps comment threads, ``tables``, ``images`` (and their
+    captions) and ``links`` keep those elements (without ``links`` a
+    link's text stays),
     and ``favor`` trades recall for precision (``"precision"``: stricter
     link density and a longer container needed) or the other way round.
 
@@ -135,7 +136,7 @@ def content_element(
     *,
     comments: bool = False,
     tables: bool = True,
-    images: bool = True,
+    images: bool = False,
     links: bool = True,
     favor: Favor = "balanced",
 ) -> etree._Element | None:
@@ -155,7 +156,10 @@ def content_element(
     )
     if not links:
         etree.strip_tags(content, "a")
-    _prune(content, comments, _LINK_DENSITY[favor], _LEAST_KEPT[favor])
+    least = _LEAST_KEPT[favor]
+    # By names, then (if the names lied) by tags and hiding alone.
+    if not _prune(content, comments, _LINK_DENSITY[favor], least, names=True):
+        _prune(content, comments, _LINK_DENSITY[favor], least, names=False)
     if not _TEXT(content).strip():
         return None
     return content
@@ -193,11 +197,55 @@ def _vote(body: etree._Element) -> list[etree._Element] | None:
     if not scores:
         return None
     ranked = sorted(scores, key=scores.__getitem__, reverse=True)
-    top = ranked[:_CANDIDATES]
+    top = [el for el in ranked[: _CANDIDATES * 3] if not _in_region(el)][:_CANDIDATES]
+    if not top:  # all in a <nav>: the page is built oddly, the vote stands
+        top = ranked[:_CANDIDATES]
     for el in top:
         scores[el] *= 1 - _link_density(el)
     top.sort(key=scores.__getitem__, reverse=True)
-    return _with_siblings(_common_ancestor(top, scores), scores)
+    return _with_siblings(_better_parent(_common_ancestor(top, scores), scores), scores)
+
+
+def _better_parent(best: etree._Element, scores: dict[etree._Element, float]) -> etree._Element:
+    """An ancestor that scores higher than ``best`` once weighed by its links (Mozilla's Readability).
+
+    Going up while the ancestors keep a third of the score: content whose
+    paragraphs sit in wrappers of their own (a lead, then the body) is held
+    by an ancestor that gathers their votes.  An only child gives way to its
+    parent too.
+    """
+    last = scores[best]
+    for level, ancestor in enumerate(best.iterancestors()):
+        if level == _ANCESTORS_CHECKED or ancestor.tag in ("body", "html"):
+            break
+        if ancestor not in scores:
+            continue
+        score = scores[ancestor]
+        if score < last / 3:
+            break
+        weighed = score * (1 - _link_density(ancestor))
+        if weighed > scores[best]:
+            scores[ancestor] = weighed
+            best = ancestor
+            break
+        last = score
+    parent = best.getparent()
+    while parent is not None and parent.tag not in ("body", "html") and len(parent) == 1:
+        scores[parent] = scores[best]
+        best, parent = parent, parent.getparent()
+    return best
+
+
+def _in_region(el: etree._Element) -> bool:
+    """Whether a candidate is in a region beside the content (a ``<nav>``, an ``<aside>``, a ``<footer>``)."""
+    if el.tag in rules.BOILERPLATE_TAGS:
+        return True
+    for level, ancestor in enumerate(el.iterancestors()):
+        if level == _ANCESTORS_CHECKED:
+            break
+        if ancestor.tag in rules.BOILERPLATE_TAGS:
+            return True
+    return False
 
 
 def _common_ancestor(top: list[etree._Element], scores: dict[etree._Element, float]) -> etree._Element:
@@ -306,7 +354,7 @@ def _drop(el: etree._Element) -> None:
     parent.remove(el)
 
 
-def _is_boilerplate(el: etree._Element, comments: bool) -> bool:
+def _is_boilerplate(el: etree._Element, comments: bool, names: bool = True) -> bool:
     """Whether ``el`` is boilerplate by its tag, role, hiding or names."""
     tag = el.tag
     if tag in rules.BOILERPLATE_TAGS:
@@ -320,11 +368,15 @@ def _is_boilerplate(el: etree._Element, comments: bool) -> bool:
     style = el.get("style")
     if style and rules.HIDDEN_STYLE.search(style):
         return True
-    names = f"{el.get('class', '')} {el.get('id', '')}"
-    return names != " " and rules.boilerplate_name(names.lower(), comments)
+    if not names:
+        return False
+    both = f"{el.get('class', '')} {el.get('id', '')}"
+    return both != " " and rules.boilerplate_name(both.lower(), comments)
 
 
-def _prune(content: etree._Element, comments: bool, most: float, least: float) -> None:
+def _prune(
+    content: etree._Element, comments: bool, most: float, least: float, names: bool
+) -> bool:
     """Drop boilerplate and the blocks whose text is mostly links, in one pass.
 
     Going down, an element that is boilerplate (`_is_boilerplate`) is
@@ -332,9 +384,9 @@ def _prune(content: etree._Element, comments: bool, most: float, least: float) -
     and linked text are summed from its children's, so no subtree is read
     twice, and a block with more than ``most`` of its text in links (a menu,
     a list of related links) is dropped.  Nothing is dropped if that would
-    leave less than ``least`` of the text: then the names lied (a page
-    builder that calls its every block a widget) and the vote's choice
-    stands as it is.
+    leave less than ``least`` of the text (False is returned): then the
+    names lied (a page builder that calls its every block a widget), and
+    without ``names`` only tags, roles and hiding are read.
     """
     before = sum(len(text.strip()) for text in content.itertext())
     stack = [[0, 0]]
@@ -342,7 +394,7 @@ def _prune(content: etree._Element, comments: bool, most: float, least: float) -
     walk = etree.iterwalk(content, events=("start", "end"))
     for event, el in walk:
         if event == "start":
-            if el is not content and _is_boilerplate(el, comments):
+            if el is not content and _is_boilerplate(el, comments, names):
                 doomed.append(el)
                 walk.skip_subtree()
                 stack.append([-1, 0])
@@ -361,6 +413,7 @@ def _prune(content: etree._Element, comments: bool, most: float, least: float) -
         totals[0] += text + len((el.tail or "").strip())
         totals[1] += linked
     if stack[0][0] < before * least:
-        return
+        return False
     for el in doomed:
         _drop(el)
+    return True
