@@ -33,7 +33,9 @@ def _pages() -> list[tuple[Path, BeautifulSoup, Metadata]]:
     found = []
     for path in corpus_pages():
         text = read_page(path)
-        found.append((path, BeautifulSoup(text, "lxml"), metadata(Soup(text, base_url=BASE))))
+        found.append(
+            (path, BeautifulSoup(text, "lxml"), metadata(Soup(text, base_url=BASE)))
+        )
     return found
 
 
@@ -77,8 +79,14 @@ def test_json_ld_headline_and_dates() -> None:
     checked = []
     for path, oracle, meta in PAGES:
         items = _json_ld(oracle)
-        headlines = {_norm(i["headline"]) for i in items if isinstance(i.get("headline"), str)}
-        dates = {iso_date(i["datePublished"]) for i in items if isinstance(i.get("datePublished"), str)}
+        headlines = {
+            _norm(i["headline"]) for i in items if isinstance(i.get("headline"), str)
+        }
+        dates = {
+            iso_date(i["datePublished"])
+            for i in items
+            if isinstance(i.get("datePublished"), str)
+        }
         if headlines:
             assert meta.title in headlines, path.name
             checked.append(path)
@@ -108,7 +116,9 @@ def test_meta_author_and_description() -> None:
     for path, oracle, meta in PAGES:
         authors = _meta(oracle, "author")
         if authors and not authors[0].startswith("http"):
-            stated = {_norm(a) for a in re.split(r";|\band\b|&", authors[0]) if a.strip()}
+            stated = {
+                _norm(a) for a in re.split(r";|\band\b|&", authors[0]) if a.strip()
+            }
             stated |= set(_meta(oracle, "article:author", "dc.creator"))
             for item in _json_ld(oracle):
                 author = item.get("author")
@@ -118,7 +128,9 @@ def test_meta_author_and_description() -> None:
                         stated.add(_norm(name))
             assert meta.authors and set(meta.authors) <= stated, path.name
             checked.append(path)
-        descriptions = _meta(oracle, "og:description", "twitter:description", "description")
+        descriptions = _meta(
+            oracle, "og:description", "twitter:description", "description"
+        )
         if descriptions and not any(i.get("description") for i in _json_ld(oracle)):
             assert meta.description == descriptions[0], path.name
     _checked('<meta name="author">', checked)
@@ -149,7 +161,11 @@ def test_dates_are_iso_8601() -> None:
     for path, _oracle, meta in PAGES:
         for value in (meta.published, meta.modified):
             if value and re.match(r"\d{4}-\d\d-\d\d", value):
-                parsed = date.fromisoformat(value) if len(value) == 10 else datetime.fromisoformat(value)
+                parsed = (
+                    date.fromisoformat(value)
+                    if len(value) == 10
+                    else datetime.fromisoformat(value)
+                )
                 assert parsed.isoformat() == value, path.name
                 checked.append(path)
     _checked("a date", checked)
@@ -178,6 +194,11 @@ def test_plain_data_and_hostile_input() -> None:
         '<script type="application/ld+json">{"@type": "NewsArticle", "headline": "H",'
         ' "author": [{"name": "A"}, "B"], "keywords": "x, y"}</script>'
     )
-    assert meta.to_dict() == {**Metadata().to_dict(), "title": "H", "authors": ["A", "B"], "tags": ["x", "y"]}
+    assert meta.to_dict() == {
+        **Metadata().to_dict(),
+        "title": "H",
+        "authors": ["A", "B"],
+        "tags": ["x", "y"],
+    }
     assert json.loads(json.dumps(meta.to_dict())) == meta.to_dict()
     assert metadata(b"\x00\xff") == Metadata()

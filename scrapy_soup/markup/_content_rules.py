@@ -19,13 +19,14 @@ import re
 __all__ = [
     "BOILERPLATE_ROLES",
     "BOILERPLATE_TAGS",
+    "CONTENT",
     "CONTENT_WORDS",
     "HIDDEN_STYLE",
     "MEDIA",
     "NEVER_CONTENT",
     "PARAGRAPHS",
-    "TAG_WEIGHTS",
     "TABLES",
+    "TAG_WEIGHTS",
     "boilerplate_name",
 ]
 
@@ -93,6 +94,17 @@ NOT_BOILERPLATE_WORDS = (
 _SPLIT = re.compile(r"[\s_-]+")
 
 
+def _words(words: tuple[str, ...]) -> re.Pattern[str]:
+    """One search for any of ``words`` (lowercase literals): a fifth of the
+    time of testing them one by one."""
+    return re.compile("|".join(map(re.escape, words)))
+
+
+_BOILERPLATE = _words(BOILERPLATE_WORDS)
+_COMMENT = _words(COMMENT_WORDS)
+_NOT_BOILERPLATE = _words(NOT_BOILERPLATE_WORDS)
+
+
 def boilerplate_name(names: str, comments: bool) -> bool:
     """Whether an element's lowercased ``"class id"`` names boilerplate.
 
@@ -103,18 +115,16 @@ def boilerplate_name(names: str, comments: bool) -> bool:
     >>> boilerplate_name("comments-area", comments=True)
     False
     """
-    if any(word in names for word in NOT_BOILERPLATE_WORDS):
+    if _NOT_BOILERPLATE.search(names):
         return False
-    if any(word in names for word in BOILERPLATE_WORDS):
+    if _BOILERPLATE.search(names):
         return True
     tokens = set(_SPLIT.split(names))
     if not tokens.isdisjoint(BOILERPLATE_TOKENS):
         return True
     if comments:
         return False
-    return any(word in names for word in COMMENT_WORDS) or not tokens.isdisjoint(
-        COMMENT_TOKENS
-    )
+    return _COMMENT.search(names) is not None or not tokens.isdisjoint(COMMENT_TOKENS)
 
 
 #: Class and id words of the containers that name themselves the content
@@ -131,6 +141,8 @@ CONTENT_WORDS = (
     "wpb_text_column", "node-content", "item-page", "main-content", "maincontent",
 )  # fmt: skip
 
+CONTENT = _words(CONTENT_WORDS)
+
 TABLES = ("table",)
 #: Images and what goes with them (``images=False``, the default, as
 #: trafilatura's): captions are not the article's text.
@@ -141,7 +153,7 @@ PARAGRAPHS = ("p", "pre", "td", "blockquote", "dd", "h2", "h3")
 
 #: What a candidate's tag adds to its vote, as Readability weighs it: a
 #: ``<div>`` is a likely container, a list or a heading an unlikely one.
-TAG_WEIGHTS = {
+TAG_WEIGHTS: dict[str, float] = {
     "div": 5, "article": 10, "main": 10, "section": 3, "pre": 3, "td": 3,
     "blockquote": 3, "address": -3, "ol": -3, "ul": -3, "dl": -3, "dd": -3,
     "dt": -3, "li": -3, "form": -3, "h1": -5, "h2": -5, "h3": -5, "h4": -5,

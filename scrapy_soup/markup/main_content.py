@@ -2,28 +2,31 @@
 
 Three steps, each a named rule in `._content_rules` or a function here:
 
-1. **Choose** the element that holds the article (`_choose`): a container
-   that names itself (``itemprop=articleBody``, a CMS's ``entry-content``,
-   an ``<article>``, ``<main>``) if it holds enough text, else the element
-   the paragraphs vote for (`_vote`: each paragraph scores by its length
-   and commas and gives its score to its parent and half to its
-   grandparent, as Arc90's Readability does; link-heavy candidates lose
-   it; the best one's siblings that score near it come along).
+1. **Choose** the element that holds the article (`_vote`): each paragraph
+   scores by its length and commas and gives its score to its parent, half
+   to its grandparent and a third per level to three more ancestors
+   (Mozilla's Readability); a candidate's tag and class or id names add or
+   take away (`_name_weight`); the best five are weighed by their link
+   density; near candidates in one ancestor give it the content
+   (`_common_ancestor`), a better-scoring ancestor takes it
+   (`_better_parent`), and siblings that score or read as paragraphs come
+   along (`_with_siblings`).
 2. **Copy** it: the page's tree is only read, never changed.
-3. **Prune** the copy (`_prune`): what is never content (scripts, forms,
-   media players), what the page hides, boilerplate by name (navigation,
-   sharing, related links, ads, comment threads unless asked for) and,
-   bottom up, the blocks that are mostly links (`_drop_link_blocks`).
+3. **Prune** the copy: what is never content (scripts, form controls,
+   media players; tables, images, links if asked), then in one walk
+   (`_prune`) what the page hides, boilerplate by tag, role and name
+   (navigation, sharing, related links, ads, comment threads unless asked
+   for) and, on the way back up, the blocks that are mostly links.
 
-Every step is one pass of libxml2 over the tree or one Python pass over
-the chosen copy, so the time is linear in the page, and no step recurses
-in Python, so a 100,000-deep page is read like any other.
+Each step is one pass of libxml2 or of Python over the tree or the copy
+(the candidates' ancestors are read at most 40 levels up), so the time is
+linear in the page, and nothing recurses in Python, so a 100,000-deep page
+is read like any other.
 """
 
 from __future__ import annotations
 
 import copy
-import re
 from typing import TYPE_CHECKING, Literal
 
 from lxml import etree
@@ -42,8 +45,6 @@ __all__ = ["Favor", "content_element", "main_content"]
 #: other way round) or neither.
 Favor = Literal["balanced", "precision", "recall"]
 
-#: A container taken as it names itself must hold this much text (characters).
-_MIN_CONTAINER_TEXT = {"balanced": 200, "precision": 400, "recall": 100}
 #: Pruning that leaves less than this share of the text is undone.
 _LEAST_KEPT = {"balanced": 0.2, "precision": 0.1, "recall": 0.3}
 #: A block is dropped as navigation when this share of its text is links.
@@ -52,27 +53,21 @@ _LINK_DENSITY = {"balanced": 0.5, "precision": 0.35, "recall": 0.7}
 _ANCESTOR_LEVELS = 5
 #: Candidates weighed by their link density after the vote.
 _CANDIDATES = 5
+#: Candidates this near the best one (a share of its score), two of them
+#: in one ancestor, make that ancestor the content.
+_NEAR = {"balanced": 0.5, "precision": 0.75, "recall": 0.35}
+#: Siblings of the content scoring this share of it come along.
+_SIBLING_SHARE = 0.1
 #: How far up a candidate's ancestors are read (bounds the work on deep pages).
 _ANCESTORS_CHECKED = 40
 #: Paragraphs shorter than this (characters) do not vote.
 _MIN_PARAGRAPH = 25
-#: Containers of one kind looked at before taking the longest (bounds the work).
-_MAX_CANDIDATES = 25
 #: Blocks judged by their link density.
 _BLOCKS = frozenset(
     {"div", "section", "ul", "ol", "dl", "table", "p", "li", "span", "header", "center"}
 )
-#: Class and id words that raise or lower a candidate's vote.
-_GOOD_NAMES = re.compile(
-    r"article|body|content|entry|main|page|post|text|blog|story", re.IGNORECASE
-)
-_BAD_NAMES = re.compile(
-    r"comment|combx|contact|foot|footer|footnote|masthead|media|meta|outbrain"
-    r"|promo|related|scroll|shoutbox|sidebar|sponsor|shopping|tags|tool|widget"
-    r"|share|social|nav|menu|banner|cookie",
-    re.IGNORECASE,
-)
 _TEXT = etree.XPath("string()", smart_strings=False)
+_LINK_TEXT = etree.XPath(".//a//text()", smart_strings=False)
 
 
 def main_content(
@@ -98,7 +93,8 @@ def main_content(
     captions) and ``links`` keep those elements (without ``links`` a
     link's text stays),
     and ``favor`` trades recall for precision (``"precision"``: stricter
-    link density and a longer container needed) or the other way round.
+    link density, candidates merged only when they score near the best)
+    or the other way round.
 
     >>> page = (
     ...     "<body><nav><a href='/'>Home</a> <a href='/news'>News</a></nav>"
@@ -144,7 +140,7 @@ def content_element(
     body = root.find("body") if root.tag == "html" else None
     if body is None:
         body = root
-    chosen = _vote(body) or [body]
+    chosen = _vote(body, favor) or [body]
     content = _copy(chosen)
     never: list[str] = list(rules.NEVER_CONTENT)
     if not tables:
@@ -165,7 +161,9 @@ def content_element(
     return content
 
 
-def _vote(body: etree._Element) -> list[etree._Element] | None:
+def _vote(
+    body: etree._Element, favor: Favor = "balanced"
+) -> list[etree._Element] | None:
     """Readability's vote: paragraphs score their parent and grandparent.
 
     Each paragraph of some length gives 1, one per comma and one per 100
@@ -193,7 +191,9 @@ def _vote(body: etree._Element) -> list[etree._Element] | None:
                 break
             if ancestor not in scores:
                 scores[ancestor] = _name_weight(ancestor)
-            scores[ancestor] += score / (1 if level == 0 else 2 if level == 1 else level * 3)
+            scores[ancestor] += score / (
+                1 if level == 0 else 2 if level == 1 else level * 3
+            )
     if not scores:
         return None
     ranked = sorted(scores, key=scores.__getitem__, reverse=True)
@@ -203,10 +203,13 @@ def _vote(body: etree._Element) -> list[etree._Element] | None:
     for el in top:
         scores[el] *= 1 - _link_density(el)
     top.sort(key=scores.__getitem__, reverse=True)
-    return _with_siblings(_better_parent(_common_ancestor(top, scores), scores), scores)
+    best = _common_ancestor(top, scores, _NEAR[favor])
+    return _with_siblings(_better_parent(best, scores), scores)
 
 
-def _better_parent(best: etree._Element, scores: dict[etree._Element, float]) -> etree._Element:
+def _better_parent(
+    best: etree._Element, scores: dict[etree._Element, float]
+) -> etree._Element:
     """An ancestor that scores higher than ``best`` once weighed by its links (Mozilla's Readability).
 
     Going up while the ancestors keep a third of the score: content whose
@@ -230,7 +233,9 @@ def _better_parent(best: etree._Element, scores: dict[etree._Element, float]) ->
             break
         last = score
     parent = best.getparent()
-    while parent is not None and parent.tag not in ("body", "html") and len(parent) == 1:
+    while (
+        parent is not None and parent.tag not in ("body", "html") and len(parent) == 1
+    ):
         scores[parent] = scores[best]
         best, parent = parent, parent.getparent()
     return best
@@ -248,14 +253,16 @@ def _in_region(el: etree._Element) -> bool:
     return False
 
 
-def _common_ancestor(top: list[etree._Element], scores: dict[etree._Element, float]) -> etree._Element:
+def _common_ancestor(
+    top: list[etree._Element], scores: dict[etree._Element, float], share: float
+) -> etree._Element:
     """The best candidate, or the ancestor it shares with two more near it (Mozilla's Readability).
 
     Content split into sections (a guide's chapters, a recipe's steps)
     makes several good candidates; their common ancestor holds them all.
     """
     best = top[0]
-    near = [el for el in top[1:] if scores[el] >= scores[best] * 0.75]
+    near = [el for el in top[1:] if scores[el] >= scores[best] * share]
     if len(near) < 2:
         return best
     for level, ancestor in enumerate(best.iterancestors()):
@@ -282,21 +289,20 @@ def _name_weight(el: etree._Element) -> float:
     """What a candidate's tag and names add to its vote."""
     names = f"{el.get('class', '')} {el.get('id', '')}".lower()
     weight = 0.0
-    if el.get("itemprop", "").lower() == "articlebody" or any(
-        word in names for word in rules.CONTENT_WORDS
-    ):
+    if el.get("itemprop", "").lower() == "articlebody" or rules.CONTENT.search(names):
         weight += 25
     if rules.boilerplate_name(names, comments=False):
         weight -= 25
-    return weight + rules.TAG_WEIGHTS.get(el.tag, 0)
+    tag = el.tag
+    return weight + (rules.TAG_WEIGHTS.get(tag, 0) if isinstance(tag, str) else 0)
 
 
 def _link_density(el: etree._Element) -> float:
-    text = len(_TEXT(el).strip())
+    """The share of ``el``'s text that is in links (1 for no text)."""
+    text = len(_TEXT(el))
     if not text:
         return 1.0
-    linked = sum(len(_TEXT(a).strip()) for a in el.iter("a"))
-    return min(linked / text, 1.0)
+    return min(sum(map(len, _LINK_TEXT(el))) / text, 1.0)
 
 
 def _with_siblings(
@@ -306,7 +312,7 @@ def _with_siblings(
     parent = best.getparent()
     if parent is None:
         return [best]
-    threshold = max(10.0, scores[best] * 0.2)
+    threshold = max(10.0, scores[best] * _SIBLING_SHARE)
     kept: list[etree._Element] = []
     for sibling in parent:
         if sibling is best:
@@ -388,7 +394,7 @@ def _prune(
     names lied (a page builder that calls its every block a widget), and
     without ``names`` only tags, roles and hiding are read.
     """
-    before = sum(len(text.strip()) for text in content.itertext())
+    before = len(_TEXT(content))
     stack = [[0, 0]]
     doomed: list[etree._Element] = []
     walk = etree.iterwalk(content, events=("start", "end"))
@@ -399,7 +405,7 @@ def _prune(
                 walk.skip_subtree()
                 stack.append([-1, 0])
             else:
-                stack.append([len((el.text or "").strip()), 0])
+                stack.append([len(el.text or ""), 0])
             continue
         text, linked = stack.pop()
         if text < 0:  # dropped on the way down
@@ -410,7 +416,7 @@ def _prune(
             doomed.append(el)
             continue
         totals = stack[-1]
-        totals[0] += text + len((el.tail or "").strip())
+        totals[0] += text + len(el.tail or "")
         totals[1] += linked
     if stack[0][0] < before * least:
         return False

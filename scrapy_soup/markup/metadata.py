@@ -124,7 +124,11 @@ def metadata(
     root = root.getroottree().getroot()
     found: dict[str, Any] = {}
     # The page's own <html lang> before og:locale, often a site's default.
-    _set(found, "language", root.get("lang") or root.get("{http://www.w3.org/XML/1998/namespace}lang"))
+    _set(
+        found,
+        "language",
+        root.get("lang") or root.get("{http://www.w3.org/XML/1998/namespace}lang"),
+    )
     _from_json_ld(root, found)
     _from_meta(root, found)
     _from_page(root, found)
@@ -235,7 +239,12 @@ def _from_json_ld(root: etree._Element, found: dict[str, Any]) -> None:
 def _from_meta(root: etree._Element, found: dict[str, Any]) -> None:
     values: dict[str, list[str]] = {}
     for meta in root.iter("meta"):
-        key = meta.get("property") or meta.get("name") or meta.get("itemprop") or meta.get("http-equiv")
+        key = (
+            meta.get("property")
+            or meta.get("name")
+            or meta.get("itemprop")
+            or meta.get("http-equiv")
+        )
         content = _clean(meta.get("content"))
         if key and content:
             values.setdefault(key.strip().lower(), []).append(content)
@@ -245,12 +254,22 @@ def _from_meta(root: etree._Element, found: dict[str, Any]) -> None:
                 _set(found, field, values[key][0])
                 break
     for key in _META_AUTHORS:
-        if key in values and not (key == "twitter:creator" and values[key][0].startswith("@")):
-            _set(found, "authors", [a.strip() for v in values[key] for a in _split_authors(v)])
+        if key in values and not (
+            key == "twitter:creator" and values[key][0].startswith("@")
+        ):
+            _set(
+                found,
+                "authors",
+                [a.strip() for v in values[key] for a in _split_authors(v)],
+            )
             break
     for key in _META_TAGS:
         if key in values:
-            _set(found, "tags", [t.strip() for v in values[key] for t in v.split(",") if t.strip()])
+            _set(
+                found,
+                "tags",
+                [t.strip() for v in values[key] for t in v.split(",") if t.strip()],
+            )
             break
     for link in root.iter("link"):
         rel = (link.get("rel") or "").lower().split()
@@ -268,8 +287,14 @@ def _split_authors(value: str) -> list[str]:
 
 # -- the page itself ---------------------------------------------------------------
 def _from_page(root: etree._Element, found: dict[str, Any]) -> None:
-    stamps = [(t.get("pubdate") is not None or t.get("itemprop") == "datePublished", t.get("datetime"))
-              for t in root.iter("time") if t.get("datetime")]
+    stamps = [
+        (
+            t.get("pubdate") is not None or t.get("itemprop") == "datePublished",
+            t.get("datetime"),
+        )
+        for t in root.iter("time")
+        if t.get("datetime")
+    ]
     if stamps:
         # A <time pubdate> or itemprop=datePublished first, else the first.
         _set(found, "published", max(stamps, key=lambda stamp: stamp[0])[1])
