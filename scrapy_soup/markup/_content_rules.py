@@ -24,6 +24,7 @@ __all__ = [
     "HIDDEN_STYLE",
     "MEDIA",
     "NEVER_CONTENT",
+    "OVERLAY",
     "PARAGRAPHS",
     "TABLES",
     "TAG_WEIGHTS",
@@ -94,6 +95,15 @@ NOT_BOILERPLATE_WORDS = (
 _SPLIT = re.compile(r"[\s_-]+")
 
 
+#: Names of regions over or beside the page (dialogs, cookie and privacy
+#: prompts, lightboxes): a candidate inside one is not the content, however
+#: well it scores.
+OVERLAY_WORDS = (
+    "modal", "popup", "cookie", "consent", "privacy", "dsgvo", "gdpr",
+    "overlay", "lightbox", "newsletter",
+)  # fmt: skip
+
+
 def _words(words: tuple[str, ...]) -> re.Pattern[str]:
     """One search for any of ``words`` (lowercase literals): a fifth of the
     time of testing them one by one."""
@@ -103,6 +113,7 @@ def _words(words: tuple[str, ...]) -> re.Pattern[str]:
 _BOILERPLATE = _words(BOILERPLATE_WORDS)
 _COMMENT = _words(COMMENT_WORDS)
 _NOT_BOILERPLATE = _words(NOT_BOILERPLATE_WORDS)
+OVERLAY = _words(OVERLAY_WORDS)
 
 
 def boilerplate_name(names: str, comments: bool) -> bool:

@@ -46,7 +46,7 @@ __all__ = ["Favor", "content_element", "main_content"]
 Favor = Literal["balanced", "precision", "recall"]
 
 #: Pruning that leaves less than this share of the text is undone.
-_LEAST_KEPT = {"balanced": 0.2, "precision": 0.1, "recall": 0.3}
+_LEAST_KEPT = {"balanced": 0.1, "precision": 0.05, "recall": 0.2}
 #: A block is dropped as navigation when this share of its text is links.
 _LINK_DENSITY = {"balanced": 0.5, "precision": 0.35, "recall": 0.7}
 #: How many ancestors of a paragraph its vote reaches.
@@ -242,15 +242,25 @@ def _better_parent(
 
 
 def _in_region(el: etree._Element) -> bool:
-    """Whether a candidate is in a region beside the content (a ``<nav>``, an ``<aside>``, a ``<footer>``)."""
+    """Whether a candidate is in a region beside or over the content.
+
+    A ``<nav>``, an ``<aside>``, a ``<footer>``, or an element named as a
+    dialog, popup or cookie prompt (`rules.OVERLAY`), itself or up to
+    `_ANCESTORS_CHECKED` levels up.
+    """
+    for level, node in enumerate(el.iterancestors()):
+        if level == _ANCESTORS_CHECKED or node.tag == "body":
+            break  # (a body's classes say what the page is showing now)
+        if _is_overlay(node):
+            return True
+    return _is_overlay(el)
+
+
+def _is_overlay(el: etree._Element) -> bool:
     if el.tag in rules.BOILERPLATE_TAGS:
         return True
-    for level, ancestor in enumerate(el.iterancestors()):
-        if level == _ANCESTORS_CHECKED:
-            break
-        if ancestor.tag in rules.BOILERPLATE_TAGS:
-            return True
-    return False
+    names = el.get("class", "") + " " + el.get("id", "")
+    return names != " " and rules.OVERLAY.search(names.lower()) is not None
 
 
 def _common_ancestor(
