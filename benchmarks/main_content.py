@@ -6,9 +6,10 @@ main content must and must not hold; ``../shared/extraction`` or
 (precision, recall, F over all snippets; per-page worst cases) and timed,
 page by page in turn, best of ``--rounds``:
 
-- ours: ``main_content(soup)`` then ``to_text`` of it, on the soup of an
-  already-parsed page (a spider's ``response.soup``), and including our
-  parse (``Soup(html)``);
+- ours: ``main_content(soup)`` then ``to_text`` of it (which cleans a
+  copy first), on the soup of an already-parsed page (a spider's
+  ``response.soup``), and including our parse (``Soup(html)``); and
+  ``main_content(soup)`` alone, its strings joined;
 - trafilatura ``extract`` (default and ``fast=True``) on an lxml tree
   parsed beforehand (trafilatura accepts one: the parse already paid), and
   including its parse (``extract(html)``);
@@ -45,12 +46,22 @@ def ours(soup: Soup) -> str:
     return "" if content is None else to_text(content)
 
 
+def ours_unconverted(soup: Soup) -> str:
+    """The fragment alone, its strings joined (no cleaning, no to_text)."""
+    content = main_content(soup)
+    return "" if content is None else content.get_text(" ")
+
+
 def extractors() -> dict[
     str, tuple[Callable[[bytes, str], Any], Callable[[Any, str], str]]
 ]:
     """name -> (prepare(html, url): what the parse gives, extract(prepared, url) -> text)."""
     found: dict[str, tuple[Callable[[bytes, str], Any], Callable[[Any, str], str]]] = {
         "scrapy_soup, on the parsed soup": (lambda h, u: Soup(h), lambda s, u: ours(s)),
+        "scrapy_soup without to_text, parsed soup": (
+            lambda h, u: Soup(h),
+            lambda s, u: ours_unconverted(s),
+        ),
         "scrapy_soup, parse included": (lambda h, u: h, lambda h, u: ours(Soup(h))),
     }
     try:
@@ -148,6 +159,7 @@ def main() -> None:
     pairs = [
         ("scrapy_soup, on the parsed soup", "trafilatura, on a parsed tree"),
         ("scrapy_soup, on the parsed soup", "trafilatura fast, on a parsed tree"),
+        ("scrapy_soup without to_text, parsed soup", "trafilatura, on a parsed tree"),
         ("scrapy_soup, parse included", "trafilatura, parse included"),
     ]
     for ours_name, theirs in pairs:

@@ -4,7 +4,7 @@ Three steps, each a named rule in `._content_rules` or a function here:
 
 1. **Choose** the element that holds the article (`_vote`): each paragraph
    scores by its length and commas and gives its score to its parent, half
-   to its grandparent and a third per level to three more ancestors
+   to its grandparent and a 3n-th to the ancestor n levels up (five more)
    (Mozilla's Readability); a candidate's tag and class or id names add or
    take away (`_name_weight`); the best five are weighed by their link
    density; near candidates in one ancestor give it the content
@@ -50,7 +50,7 @@ _LEAST_KEPT = {"balanced": 0.1, "precision": 0.05, "recall": 0.2}
 #: A block is dropped as navigation when this share of its text is links.
 _LINK_DENSITY = {"balanced": 0.5, "precision": 0.35, "recall": 0.7}
 #: How many ancestors of a paragraph its vote reaches.
-_ANCESTOR_LEVELS = 5
+_ANCESTOR_LEVELS = 7
 #: Candidates weighed by their link density after the vote.
 _CANDIDATES = 5
 #: Candidates this near the best one (a share of its score), two of them
@@ -184,8 +184,8 @@ def _vote(
             if len(text) < _MIN_PARAGRAPH:
                 continue
         score = 1.0 + text.count(",") + text.count("\uff0c") + min(len(text) // 100, 3)
-        # The parent gets it all, the grandparent half, the ancestors above
-        # a third of it per level (Mozilla's Readability), five levels up.
+        # The parent gets it all, the grandparent half, an ancestor n levels
+        # up a 3n-th (Mozilla's Readability), seven levels up in all.
         for level, ancestor in enumerate(p.iterancestors()):
             if level == _ANCESTOR_LEVELS:
                 break
