@@ -16,10 +16,13 @@ from urllib.parse import urlsplit
 
 import pytest
 from conftest import corpus_pages, corpus_params, read_page
+from fuzzing import fuzz, markup, markup_bytes
+from hypothesis import given
+from hypothesis import strategies as st
 from test_hostile import _fifty_megabytes
 from test_markdown import RENDERER, raw_html_tokens
 
-from scrapy_soup import Soup, main_content, to_markdown, to_text
+from scrapy_soup import Soup, main_content, metadata, to_markdown, to_text
 
 EXTRACTION = Path(__file__).parent / "data" / "extraction"
 BASE = "https://example.com/dir/page.html"
@@ -143,8 +146,10 @@ def test_a_100_000_deep_page_gives_a_result_or_none() -> None:
         + "deep text, and more of it, to read as a paragraph of content"
         + "</div>" * 100_000
     )
-    result = main_content(text)
+    soup = Soup(text)
+    result = main_content(soup)
     assert result is None or "deep text" in result.get_text()
+    assert metadata(soup).title is None
 
 
 @pytest.mark.slow
@@ -167,3 +172,13 @@ def test_markdown_of_the_content_is_plain_with_absolute_links(path: Path) -> Non
         url = link.get("href") or link.get("src") or ""
         # Same-page fragments stay as they are (to_markdown keeps them).
         assert not url or url.startswith("#") or urlsplit(url).scheme, url
+
+
+@pytest.mark.filterwarnings("ignore::scrapy_soup.XMLParsedAsHTMLWarning")
+@fuzz(150)
+@given(st.one_of(markup(), markup_bytes()))
+def test_any_markup_gives_a_result_or_none(data: str | bytes) -> None:
+    # The fuzzers' hostile markup: never an exception, only a soup or None.
+    result = main_content(data, comments=True)
+    assert result is None or result.get_text().strip()
+    assert isinstance(metadata(data).to_dict(), dict)

@@ -159,8 +159,9 @@ TABLES = ("table",)
 #: trafilatura's): captions are not the article's text.
 MEDIA = ("img", "picture", "figure", "figcaption", "video", "audio", "source", "track")
 
-#: Elements that hold a paragraph's worth of text: the units that vote.
-PARAGRAPHS = ("p", "pre", "td", "blockquote", "dd", "h2", "h3")
+#: Elements that hold a paragraph's worth of text: the units that vote (and
+#: cells, quotes, definitions and divs that hold text of their own).
+PARAGRAPHS = ("p", "pre", "h2", "h3")
 
 #: What a candidate's tag adds to its vote, as Readability weighs it: a
 #: ``<div>`` is a likely container, a list or a heading an unlikely one.

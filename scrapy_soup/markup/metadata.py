@@ -33,6 +33,14 @@ __all__ = ["Metadata", "iso_date", "metadata"]
 
 _WS = re.compile(r"\s+")
 _TEXT = etree.XPath("string()", smart_strings=False)
+# Elements found by libxml2's XPath: lxml's iter() takes quadratic time on a
+# 100,000-deep tree.
+_ALL_SCRIPT = etree.XPath("//script")
+_ALL_META = etree.XPath("//meta")
+_ALL_LINK = etree.XPath("//link")
+_ALL_TIME = etree.XPath("//time[@datetime]")
+_ALL_TITLE = etree.XPath("(//title)[1]")
+_ALL_H1 = etree.XPath("(//h1)[1]")
 #: JSON-LD types that describe the page's content (an article, a post, a page).
 _CONTENT_TYPES = frozenset(
     {
@@ -167,7 +175,7 @@ def _set(found: dict[str, Any], key: str, value: object) -> None:
 def _json_ld_items(root: etree._Element) -> list[dict[str, Any]]:
     """The JSON-LD objects of the page, flattened (``@graph``, lists), in order."""
     items: list[dict[str, Any]] = []
-    for script in root.iter("script"):
+    for script in _ALL_SCRIPT(root):
         if (script.get("type") or "").strip().lower() != "application/ld+json":
             continue
         try:
@@ -238,7 +246,7 @@ def _from_json_ld(root: etree._Element, found: dict[str, Any]) -> None:
 # -- <meta> and <link> -----------------------------------------------------------
 def _from_meta(root: etree._Element, found: dict[str, Any]) -> None:
     values: dict[str, list[str]] = {}
-    for meta in root.iter("meta"):
+    for meta in _ALL_META(root):
         key = (
             meta.get("property")
             or meta.get("name")
@@ -271,7 +279,7 @@ def _from_meta(root: etree._Element, found: dict[str, Any]) -> None:
                 [t.strip() for v in values[key] for t in v.split(",") if t.strip()],
             )
             break
-    for link in root.iter("link"):
+    for link in _ALL_LINK(root):
         rel = (link.get("rel") or "").lower().split()
         if "canonical" in rel and link.get("href"):
             # The canonical link is the page's own statement: it wins over og:url.
@@ -292,16 +300,16 @@ def _from_page(root: etree._Element, found: dict[str, Any]) -> None:
             t.get("pubdate") is not None or t.get("itemprop") == "datePublished",
             t.get("datetime"),
         )
-        for t in root.iter("time")
+        for t in _ALL_TIME(root)
         if t.get("datetime")
     ]
     if stamps:
         # A <time pubdate> or itemprop=datePublished first, else the first.
         _set(found, "published", max(stamps, key=lambda stamp: stamp[0])[1])
-    for title in root.iter("title"):
+    for title in _ALL_TITLE(root):
         _set(found, "title", _TEXT(title))
         break
-    for h1 in root.iter("h1"):
+    for h1 in _ALL_H1(root):
         _set(found, "title", _TEXT(h1))
         break
 
