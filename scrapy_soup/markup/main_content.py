@@ -34,6 +34,7 @@ from lxml import etree
 from .._tree._classes import extensions
 from .._tree._soup import Soup
 from . import _content_rules as rules
+from ._document import remove
 from ._markup import target_element
 
 if TYPE_CHECKING:
@@ -363,21 +364,6 @@ def _copy(chosen: list[etree._Element]) -> etree._Element:
     return content
 
 
-def _drop(el: etree._Element) -> None:
-    """Remove ``el`` and what is inside it, keeping the text after it."""
-    parent = el.getparent()
-    if parent is None:
-        return
-    tail = el.tail
-    if tail:
-        previous = el.getprevious()
-        if previous is not None:
-            previous.tail = (previous.tail or "") + tail
-        else:
-            parent.text = (parent.text or "") + tail
-    parent.remove(el)
-
-
 def _is_boilerplate(el: etree._Element, comments: bool, names: bool = True) -> bool:
     """Whether ``el`` is boilerplate by its tag, role, hiding or names."""
     tag = el.tag
@@ -439,5 +425,5 @@ def _prune(
     if stack[0][0] < before * least:
         return False
     for el in doomed:
-        _drop(el)
+        remove(el)
     return True
