@@ -14,6 +14,7 @@ page builders give their containers) and is our own; trafilatura's
 
 from __future__ import annotations
 
+import functools
 import re
 
 __all__ = [
@@ -24,11 +25,11 @@ __all__ = [
     "HIDDEN_STYLE",
     "MEDIA",
     "NEVER_CONTENT",
-    "OVERLAY",
     "PARAGRAPHS",
     "TABLES",
     "TAG_WEIGHTS",
     "boilerplate_name",
+    "overlay_name",
 ]
 
 #: Elements whose content is never text a reader reads: code, forms, media
@@ -113,11 +114,20 @@ def _words(words: tuple[str, ...]) -> re.Pattern[str]:
 _BOILERPLATE = _words(BOILERPLATE_WORDS)
 _COMMENT = _words(COMMENT_WORDS)
 _NOT_BOILERPLATE = _words(NOT_BOILERPLATE_WORDS)
-OVERLAY = _words(OVERLAY_WORDS)
+_OVERLAY = _words(OVERLAY_WORDS)
 
 
+@functools.lru_cache(maxsize=4096)
+def overlay_name(names: str) -> bool:
+    """Whether an element's lowercased ``"class id"`` names a dialog, popup or prompt."""
+    return _OVERLAY.search(names) is not None
+
+
+@functools.lru_cache(maxsize=4096)
 def boilerplate_name(names: str, comments: bool) -> bool:
     """Whether an element's lowercased ``"class id"`` names boilerplate.
+
+    Cached: a site gives the same names to many elements and pages.
 
     >>> boilerplate_name("share-buttons top", comments=False)
     True

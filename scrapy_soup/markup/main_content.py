@@ -254,7 +254,7 @@ def _in_region(el: etree._Element) -> bool:
     """Whether a candidate is in a region beside or over the content.
 
     A ``<nav>``, an ``<aside>``, a ``<footer>``, or an element named as a
-    dialog, popup or cookie prompt (`rules.OVERLAY`), itself or up to
+    dialog, popup or cookie prompt (`rules.overlay_name`), itself or up to
     `_ANCESTORS_CHECKED` levels up.
     """
     for level, node in enumerate(el.iterancestors()):
@@ -269,7 +269,7 @@ def _is_overlay(el: etree._Element) -> bool:
     if el.tag in rules.BOILERPLATE_TAGS:
         return True
     names = el.get("class", "") + " " + el.get("id", "")
-    return names != " " and rules.OVERLAY.search(names.lower()) is not None
+    return names != " " and rules.overlay_name(names.lower())
 
 
 def _common_ancestor(
