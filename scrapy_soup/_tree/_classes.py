@@ -11,6 +11,7 @@ all are registered.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # annotations only: the classes import this module
@@ -76,3 +77,19 @@ def string_class_for(parent: _Element | None) -> type[_strings.NavigableString]:
         if cls is not None:
             return cls
     return classes.NavigableString
+
+
+class Extensions:
+    """Functions the modules above the tree lend it (the tree never imports them).
+
+    ``main_content`` is set when ``scrapy_soup.markup.main_content`` is
+    imported (``import scrapy_soup`` does): `Soup.main_content` calls it.
+    """
+
+    __slots__ = ("main_content",)
+
+    def __init__(self) -> None:
+        self.main_content: Callable[..., Any] | None = None
+
+
+extensions = Extensions()

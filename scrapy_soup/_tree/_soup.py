@@ -19,7 +19,7 @@ from lxml import etree
 
 from . import _deep
 from ._builder import TreeBuilderInfo, warn_if_xml
-from ._classes import classes
+from ._classes import classes, extensions
 from ._document import Document
 from ._encodings import decode_excluding
 from ._identity import Ref, _ref, remember, wrap
@@ -606,6 +606,19 @@ class Soup(DocumentNode):
         old = self._doc
         old.release()
         Soup.__init__(self, "", old._mode, base_url=old.base_url)
+
+    def main_content(self, **options: Any) -> Soup | None:
+        """The page's main content as a new fragment soup, or None (not in bs4).
+
+        `scrapy_soup.main_content` on this soup, with the same keyword
+        options (``comments``, ``tables``, ``images``, ``links``, ``favor``,
+        ``base_url``): this soup is read, never changed.
+        """
+        extract = extensions.main_content
+        if extract is None:  # only if scrapy_soup.markup was never imported
+            raise RuntimeError("import scrapy_soup.markup to use main_content()")
+        result: Soup | None = extract(self, **options)
+        return result
 
     def new_string(
         self, s: str, subclass: type[NavigableString] | None = None

@@ -6,7 +6,17 @@ import parsel
 from lxml import etree
 from typing_extensions import assert_type
 
-from scrapy_soup import ResultSet, Soup, Tag, soup_of, to_markdown, to_text
+from scrapy_soup import (
+    Metadata,
+    ResultSet,
+    Soup,
+    Tag,
+    main_content,
+    metadata,
+    soup_of,
+    to_markdown,
+    to_text,
+)
 
 soup = Soup("<div><p>x</p></div>")
 div = soup.find("div")
@@ -26,3 +36,12 @@ assert_type(to_text(soup), str)
 assert_type(to_text(etree.fromstring("<p/>")), str)
 to_text(b"<p>x</p>")  # type: ignore[arg-type]
 to_markdown(div.selector)  # type: ignore[arg-type]
+
+# Main content and metadata.
+assert_type(main_content(soup), Soup | None)
+assert_type(main_content(b"<p>x</p>", favor="recall"), Soup | None)
+assert_type(soup.main_content(), Soup | None)
+assert_type(metadata(soup), Metadata)
+assert_type(metadata(soup).authors, tuple[str, ...])
+main_content(soup, favor="most")  # type: ignore[arg-type]
+metadata(soup).title = "x"  # type: ignore[misc]

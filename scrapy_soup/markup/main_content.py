@@ -1,0 +1,429 @@
+"""A page's main content, on the tree the page was parsed into: `main_content`.
+
+Three steps, each a named rule in `._content_rules` or a function here:
+
+1. **Choose** the element that holds the article (`_vote`): each paragraph
+   scores by its length and commas and gives its score to its parent, half
+   to its grandparent and a 3n-th to the ancestor n levels up (five more)
+   (Mozilla's Readability); a candidate's tag and class or id names add or
+   take away (`_name_weight`); the best five are weighed by their link
+   density; near candidates in one ancestor give it the content
+   (`_common_ancestor`), a better-scoring ancestor takes it
+   (`_better_parent`), and siblings that score or read as paragraphs come
+   along (`_with_siblings`).
+2. **Copy** it: the page's tree is only read, never changed.
+3. **Prune** the copy: what is never content (scripts, form controls,
+   media players; tables, images, links if asked), then in one walk
+   (`_prune`) what the page hides, boilerplate by tag, role and name
+   (navigation, sharing, related links, ads, comment threads unless asked
+   for) and, on the way back up, the blocks that are mostly links.
+
+Each step is one pass of libxml2 or of Python over the tree or the copy
+(the candidates' ancestors are read at most 40 levels up), so the time is
+linear in the page, and nothing recurses in Python, so a 100,000-deep page
+is read like any other.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import TYPE_CHECKING, Literal
+
+from lxml import etree
+
+from .._tree._classes import extensions
+from .._tree._soup import Soup
+from . import _content_rules as rules
+from ._document import remove
+from ._markup import target_element
+
+if TYPE_CHECKING:
+    from .._tree._tag import Tag
+
+__all__ = ["Favor", "content_element", "main_content"]
+
+#: Favour precision (less boilerplate, maybe less content), recall (the
+#: other way round) or neither.
+Favor = Literal["balanced", "precision", "recall"]
+
+#: Pruning that leaves less than this share of the text is undone.
+_LEAST_KEPT = {"balanced": 0.1, "precision": 0.05, "recall": 0.2}
+#: A block is dropped as navigation when this share of its text is links.
+_LINK_DENSITY = {"balanced": 0.5, "precision": 0.35, "recall": 0.7}
+#: How many ancestors of a paragraph its vote reaches.
+_ANCESTOR_LEVELS = 7
+#: Candidates weighed by their link density after the vote.
+_CANDIDATES = 5
+#: Candidates this near the best one (a share of its score), two of them
+#: in one ancestor, make that ancestor the content.
+_NEAR = {"balanced": 0.5, "precision": 0.75, "recall": 0.35}
+#: Siblings of the content scoring this share of it come along.
+_SIBLING_SHARE = 0.1
+#: How far up a candidate's ancestors are read (bounds the work on deep pages).
+_ANCESTORS_CHECKED = 40
+#: Paragraphs shorter than this (characters) do not vote.
+_MIN_PARAGRAPH = 25
+#: Blocks judged by their link density.
+_BLOCKS = frozenset(
+    {"div", "section", "ul", "ol", "dl", "table", "p", "li", "span", "header", "center"}
+)
+_TEXT = etree.XPath("string()", smart_strings=False)
+_LINK_TEXT = etree.XPath(".//a//text()", smart_strings=False)
+_OWN_TEXT = frozenset({"div", "td", "blockquote", "dd"})
+#: The paragraphs that vote, and the elements that may hold one's text of
+#: their own.  Found by ``etree.iterwalk``, not ``iter()``, which takes
+#: quadratic time on a 100,000-deep tree (libxml2's XPath, linear too, is
+#: five times slower on real pages).
+_PARAGRAPHS = (*rules.PARAGRAPHS, *_OWN_TEXT)
+
+
+def main_content(
+    markup_or_soup: str | bytes | Tag | etree._Element,
+    *,
+    base_url: str | None = None,
+    comments: bool = False,
+    tables: bool = True,
+    images: bool = False,
+    links: bool = True,
+    favor: Favor = "balanced",
+) -> Soup | None:
+    """The page's main content as a new fragment soup, boilerplate removed; None if none.
+
+    ``markup_or_soup`` is a page's HTML (``str`` or ``bytes``, parsed once,
+    as `Soup` parses it), a `Soup` or `Tag` (read in place, as
+    ``response.soup`` is: never changed) or an lxml element.  The result is
+    a new ``"fragment"`` soup holding a copy of the content, ready for
+    `clean`, `absolutize_links`, `to_text` and `to_markdown`; its
+    ``base_url`` is ``base_url`` or the page soup's own.
+
+    ``comments`` keeps comment threads, ``tables``, ``images`` (and their
+    captions) and ``links`` keep those elements (without ``links`` a
+    link's text stays),
+    and ``favor`` trades recall for precision (``"precision"``: stricter
+    link density, candidates merged only when they score near the best)
+    or the other way round.
+
+    >>> page = (
+    ...     "<body><nav><a href='/'>Home</a> <a href='/news'>News</a></nav>"
+    ...     "<article><h1>Title</h1><p>The first paragraph of the story, long"
+    ...     " enough, with a comma, to read as content.</p>"
+    ...     "<div class='share-buttons'><a href='/tw'>Tweet</a></div></article>"
+    ...     "<footer>(c) Example</footer></body>"
+    ... )
+    >>> print(main_content(page, favor="recall"))
+    <article><h1>Title</h1><p>The first paragraph of the story, long enough, with a comma, to read as content.</p></article>
+    """
+    if isinstance(markup_or_soup, (str, bytes)):
+        page = Soup(markup_or_soup, base_url=base_url)
+        root = target_element(page).element
+    else:
+        root = target_element(markup_or_soup).element
+        if base_url is None:
+            own = getattr(getattr(markup_or_soup, "_doc", None), "base_url", None)
+            base_url = own if isinstance(own, str) else None
+    content = content_element(
+        root, comments=comments, tables=tables, images=images, links=links, favor=favor
+    )
+    if content is None:
+        return None
+    holder = etree.Element("body")
+    holder.append(content)
+    return Soup(holder, "fragment", base_url=base_url)
+
+
+extensions.main_content = main_content
+
+
+def content_element(
+    root: etree._Element,
+    *,
+    comments: bool = False,
+    tables: bool = True,
+    images: bool = False,
+    links: bool = True,
+    favor: Favor = "balanced",
+) -> etree._Element | None:
+    """The main content of the page under ``root``, as a pruned copy; None if none."""
+    body = root.find("body") if root.tag == "html" else None
+    if body is None:
+        body = root
+    chosen = _vote(body, favor) or [body]
+    content = _copy(chosen)
+    never: list[str] = list(rules.NEVER_CONTENT)
+    if not tables:
+        never += rules.TABLES
+    if not images:
+        never += rules.MEDIA
+    etree.strip_elements(
+        content, etree.Comment, etree.ProcessingInstruction, *never, with_tail=False
+    )
+    if not links:
+        etree.strip_tags(content, "a")
+    least = _LEAST_KEPT[favor]
+    # By names, then (if the names lied) by tags and hiding alone.
+    if not _prune(content, comments, _LINK_DENSITY[favor], least, names=True):
+        _prune(content, comments, _LINK_DENSITY[favor], least, names=False)
+    if not _TEXT(content).strip():
+        return None
+    return content
+
+
+def _vote(
+    body: etree._Element, favor: Favor = "balanced"
+) -> list[etree._Element] | None:
+    """Readability's vote: paragraphs score their parent and grandparent.
+
+    Each paragraph of some length gives 1, one per comma and one per 100
+    characters (up to 3); the candidates named as content gain, those named
+    as boilerplate lose (`_name_weight`), and the five best are weighed by
+    how much of their text is not links.  The best one comes with the
+    siblings that score near it or read as paragraphs (`_with_siblings`).
+    """
+    scores: dict[etree._Element, float] = {}
+    for _, p in etree.iterwalk(body, events=("start",), tag=_PARAGRAPHS):
+        if p.tag in _OWN_TEXT:
+            # A cell, quote or div holding text directly (and <br>s) is a
+            # paragraph; its text before its first child is what counts
+            # (these nest: the whole text of each would be quadratic).
+            text = (p.text or "").strip()
+            if len(text) < (_MIN_PARAGRAPH * 3 if p.tag == "div" else _MIN_PARAGRAPH):
+                continue
+        else:
+            text = _TEXT(p).strip()
+            if len(text) < _MIN_PARAGRAPH:
+                continue
+        score = 1.0 + text.count(",") + text.count("\uff0c") + min(len(text) // 100, 3)
+        # The parent gets it all, the grandparent half, an ancestor n levels
+        # up a 3n-th (Mozilla's Readability), seven levels up in all.
+        for level, ancestor in enumerate(p.iterancestors()):
+            if level == _ANCESTOR_LEVELS:
+                break
+            if ancestor not in scores:
+                scores[ancestor] = _name_weight(ancestor)
+            scores[ancestor] += score / (
+                1 if level == 0 else 2 if level == 1 else level * 3
+            )
+    if not scores:
+        return None
+    ranked = sorted(scores, key=scores.__getitem__, reverse=True)
+    top = [el for el in ranked[: _CANDIDATES * 3] if not _in_region(el)][:_CANDIDATES]
+    if not top:  # all in a <nav>: the page is built oddly, the vote stands
+        top = ranked[:_CANDIDATES]
+    for el in top:
+        scores[el] *= 1 - _link_density(el)
+    top.sort(key=scores.__getitem__, reverse=True)
+    best = _common_ancestor(top, scores, _NEAR[favor])
+    return _with_siblings(_better_parent(best, scores), scores)
+
+
+def _better_parent(
+    best: etree._Element, scores: dict[etree._Element, float]
+) -> etree._Element:
+    """An ancestor that scores higher than ``best`` once weighed by its links (Mozilla's Readability).
+
+    Going up while the ancestors keep a third of the score: content whose
+    paragraphs sit in wrappers of their own (a lead, then the body) is held
+    by an ancestor that gathers their votes.  An only child gives way to its
+    parent too.
+    """
+    last = scores[best]
+    for level, ancestor in enumerate(best.iterancestors()):
+        if level == _ANCESTORS_CHECKED or ancestor.tag in ("body", "html"):
+            break
+        if ancestor not in scores:
+            continue
+        score = scores[ancestor]
+        if score < last / 3:
+            break
+        weighed = score * (1 - _link_density(ancestor))
+        if weighed > scores[best]:
+            scores[ancestor] = weighed
+            best = ancestor
+            break
+        last = score
+    parent = best.getparent()
+    while (
+        parent is not None and parent.tag not in ("body", "html") and len(parent) == 1
+    ):
+        scores[parent] = scores[best]
+        best, parent = parent, parent.getparent()
+    return best
+
+
+def _in_region(el: etree._Element) -> bool:
+    """Whether a candidate is in a region beside or over the content.
+
+    A ``<nav>``, an ``<aside>``, a ``<footer>``, or an element named as a
+    dialog, popup or cookie prompt (`rules.overlay_name`), itself or up to
+    `_ANCESTORS_CHECKED` levels up.
+    """
+    for level, node in enumerate(el.iterancestors()):
+        if level == _ANCESTORS_CHECKED or node.tag == "body":
+            break  # (a body's classes say what the page is showing now)
+        if _is_overlay(node):
+            return True
+    return _is_overlay(el)
+
+
+def _is_overlay(el: etree._Element) -> bool:
+    if el.tag in rules.BOILERPLATE_TAGS:
+        return True
+    names = el.get("class", "") + " " + el.get("id", "")
+    return names != " " and rules.overlay_name(names.lower())
+
+
+def _common_ancestor(
+    top: list[etree._Element], scores: dict[etree._Element, float], share: float
+) -> etree._Element:
+    """The best candidate, or the ancestor it shares with two more near it (Mozilla's Readability).
+
+    Content split into sections (a guide's chapters, a recipe's steps)
+    makes several good candidates; their common ancestor holds them all.
+    """
+    best = top[0]
+    near = [el for el in top[1:] if scores[el] >= scores[best] * share]
+    if len(near) < 2:
+        return best
+    for level, ancestor in enumerate(best.iterancestors()):
+        if level == _ANCESTORS_CHECKED or ancestor.tag == "body":
+            break
+        inside = sum(1 for el in near if _is_inside(el, ancestor))
+        if inside >= 2:
+            scores.setdefault(ancestor, scores[best])
+            scores[ancestor] = max(scores[ancestor], scores[best])
+            return ancestor
+    return best
+
+
+def _is_inside(el: etree._Element, ancestor: etree._Element) -> bool:
+    for level, parent in enumerate(el.iterancestors()):
+        if parent is ancestor:
+            return True
+        if level == _ANCESTORS_CHECKED:
+            break
+    return False
+
+
+def _name_weight(el: etree._Element) -> float:
+    """What a candidate's tag and names add to its vote."""
+    names = f"{el.get('class', '')} {el.get('id', '')}".lower()
+    weight = 0.0
+    if el.get("itemprop", "").lower() == "articlebody" or rules.CONTENT.search(names):
+        weight += 25
+    if rules.boilerplate_name(names, comments=False):
+        weight -= 25
+    tag = el.tag
+    return weight + (rules.TAG_WEIGHTS.get(tag, 0) if isinstance(tag, str) else 0)
+
+
+def _link_density(el: etree._Element) -> float:
+    """The share of ``el``'s text that is in links (1 for no text)."""
+    text = len(_TEXT(el))
+    if not text:
+        return 1.0
+    return min(sum(map(len, _LINK_TEXT(el))) / text, 1.0)
+
+
+def _with_siblings(
+    best: etree._Element, scores: dict[etree._Element, float]
+) -> list[etree._Element]:
+    """``best``, with its siblings that score near it or read as paragraphs."""
+    parent = best.getparent()
+    if parent is None:
+        return [best]
+    threshold = max(10.0, scores[best] * _SIBLING_SHARE)
+    kept: list[etree._Element] = []
+    for sibling in parent:
+        if sibling is best:
+            kept.append(sibling)
+            continue
+        if not isinstance(sibling.tag, str):
+            continue
+        if scores.get(sibling, 0.0) >= threshold and _link_density(sibling) < 0.3:
+            kept.append(sibling)
+        elif sibling.tag == "p":
+            text = _TEXT(sibling).strip()
+            density = _link_density(sibling)
+            if (len(text) > 80 and density < 0.25) or (
+                len(text) > 0 and density == 0 and text.endswith((".", "!", "?"))
+            ):
+                kept.append(sibling)
+    return kept
+
+
+def _copy(chosen: list[etree._Element]) -> etree._Element:
+    """A copy of the chosen element, or of the chosen siblings under one ``<div>``."""
+    if len(chosen) == 1:
+        new = copy.deepcopy(chosen[0])
+        new.tail = None
+        return new
+    content = etree.Element("div")
+    for el in chosen:
+        content.append(copy.deepcopy(el))
+        content[-1].tail = None
+    return content
+
+
+def _is_boilerplate(el: etree._Element, comments: bool, names: bool = True) -> bool:
+    """Whether ``el`` is boilerplate by its tag, role, hiding or names."""
+    tag = el.tag
+    if tag in rules.BOILERPLATE_TAGS:
+        return True
+    if tag in ("article", "main") or not el.attrib:
+        return False
+    if el.get("role") in rules.BOILERPLATE_ROLES:
+        return True
+    if el.get("hidden") is not None or el.get("aria-hidden") == "true":
+        return True
+    style = el.get("style")
+    if style and rules.HIDDEN_STYLE.search(style):
+        return True
+    if not names:
+        return False
+    both = f"{el.get('class', '')} {el.get('id', '')}"
+    return both != " " and rules.boilerplate_name(both.lower(), comments)
+
+
+def _prune(
+    content: etree._Element, comments: bool, most: float, least: float, names: bool
+) -> bool:
+    """Drop boilerplate and the blocks whose text is mostly links, in one pass.
+
+    Going down, an element that is boilerplate (`_is_boilerplate`) is
+    dropped without looking inside it.  Coming back up, each element's text
+    and linked text are summed from its children's, so no subtree is read
+    twice, and a block with more than ``most`` of its text in links (a menu,
+    a list of related links) is dropped.  Nothing is dropped if that would
+    leave less than ``least`` of the text (False is returned): then the
+    names lied (a page builder that calls its every block a widget), and
+    without ``names`` only tags, roles and hiding are read.
+    """
+    before = len(_TEXT(content))
+    stack = [[0, 0]]
+    doomed: list[etree._Element] = []
+    walk = etree.iterwalk(content, events=("start", "end"))
+    for event, el in walk:
+        if event == "start":
+            if el is not content and _is_boilerplate(el, comments, names):
+                doomed.append(el)
+                walk.skip_subtree()
+                stack.append([-1, 0])
+            else:
+                stack.append([len(el.text or ""), 0])
+            continue
+        text, linked = stack.pop()
+        if text < 0:  # dropped on the way down
+            continue
+        if el.tag == "a":
+            linked = text
+        elif el.tag in _BLOCKS and text and linked / text > most and el is not content:
+            doomed.append(el)
+            continue
+        totals = stack[-1]
+        totals[0] += text + len(el.tail or "")
+        totals[1] += linked
+    if stack[0][0] < before * least:
+        return False
+    for el in doomed:
+        remove(el)
+    return True
