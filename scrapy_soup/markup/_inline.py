@@ -17,29 +17,80 @@ import unicodedata
 
 __all__ = ["Inline", "escape_text", "link_destination"]
 
-#: Characters that could start Markdown syntax anywhere in a line (``|``:
-#: GFM table cells; ``~``: GFM strikethrough and fences), backslashed.
-_SPECIAL = re.compile(r"[\\`*_\[\]<>|~]")
-
-
-def _backslashed(match: re.Match[str]) -> str:
-    return "\\" + match.group()
-
-
+#: Characters that may be Markdown syntax inside a line, depending on what
+#: is around them (`escape_text`): ``|`` only in table cells, ``]`` only in
+#: a link's text or an image's description.
+_MAYBE_SYNTAX = re.compile(r"[\\`*_\[\]<|~&]")
+#: Each such character (runs of ``*``, ``_`` and ``~`` as one).
+_SYNTAX = re.compile(r"\*+|_+|~+|[\\`\[\]<|&]")
 #: ``&`` that starts an entity or character reference: written ``\&``.
-_ENTITY = re.compile(r"&(?=#?[0-9A-Za-z]+;)")
-#: What would start a block at the start of a line: ATX headings, block
-#: quotes, list markers (``-``, ``+``, ``1.``, ``1)``), setext underlines.
-_LINE_START = re.compile(r"^([#>+=-]|\d{1,9}(?=[.)]))")
+_ENTITY = re.compile(r"#?[0-9A-Za-z]+;")
+#: ASCII punctuation: what a backslash escapes (CommonMark 2.4).
+_ASCII_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+#: What may follow ``<`` in raw HTML or an autolink (CommonMark 6.5, 6.6).
+_TAG_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ/!?")
+#: What would start a block at the start of a line (CommonMark 4 and 5):
+#: an ATX heading, a block quote, a bullet or ordered list marker, a setext
+#: underline or a table's delimiter row (GFM). ``*``, ``_``, `````, ``~``
+#: and ``<`` are escaped wherever they may be syntax already.
+_LINE_START = re.compile(
+    r"#{1,6}(?= |$)|>|[-+](?= |$)|\d{1,9}[.)](?= |$)|[-=]+ *$|[-|:][-|: ]*$"
+)
 _SPACE = " "
 
 
-def escape_text(text: str) -> str:
-    """Text (whitespace already collapsed) written so Markdown shows it as it is."""
-    text = _SPECIAL.sub(_backslashed, text)
-    if "&" in text:
-        text = _ENTITY.sub("\\\\&", text)
-    return text
+def escape_text(text: str, link: bool = False, cell: bool = False) -> str:
+    """Text (whitespace already collapsed) written so Markdown shows it as it is.
+
+    Only what CommonMark or GFM would read as syntax where it stands is
+    escaped (``2.3 GB/s``, ``apache_builds``, ``a * b`` stay as they are):
+    see `_escaped`. ``link``: the text is inside a link's brackets (or an
+    image's), where ``]`` would end them; ``cell``: in a table cell, where
+    ``|`` would end it. What is at the text's edges is escaped as if
+    anything could stand beside it.
+    """
+    if _MAYBE_SYNTAX.search(text) is None:
+        return text
+    return _SYNTAX.sub(lambda m: _escaped(m, link, cell), text)
+
+
+def _escaped(match: re.Match[str], link: bool, cell: bool) -> str:
+    """One run of characters that may be syntax, escaped if it would be."""
+    text, start, end = match.string, match.start(), match.end()
+    before = text[start - 1] if start else ""
+    after = text[end] if end < len(text) else ""
+    run = match.group()
+    c = run[0]
+    if c == "*" or c == "~":
+        # Emphasis or strikethrough only where the run is flanking: not
+        # between two spaces (``a * b``).
+        if before.isspace() and after.isspace():
+            return run
+    elif c == "_":
+        # ``_`` never opens nor closes emphasis inside a word (``a_b``).
+        if _in_word(before) and _in_word(after):
+            return run
+        if before.isspace() and after.isspace():
+            return run
+    elif c == "\\":
+        # A backslash escapes only ASCII punctuation (or ends a line).
+        if after and after not in _ASCII_PUNCTUATION:
+            return run
+    elif c == "<":
+        # Raw HTML or an autolink starts with a letter, "/", "!" or "?".
+        if after and after not in _TAG_START:
+            return run
+    elif c == "&":
+        if _ENTITY.match(text, end) is None:
+            return run
+    elif (c == "]" and not link) or (c == "|" and not cell):
+        return run
+    return "\\" + "\\".join(run)
+
+
+def _in_word(c: str) -> bool:
+    """Neither whitespace nor punctuation, nor a text edge (CommonMark 2.1)."""
+    return c != "" and not c.isspace() and not _is_punct(c)
 
 
 def link_destination(url: str) -> str:
@@ -110,10 +161,15 @@ class Inline:
     is not emphasis, ``[a ](…)`` glues words).
     """
 
-    __slots__ = ("content", "emphasis", "links", "marks", "tokens")
+    __slots__ = ("cell", "content", "emphasis", "linking", "links", "marks", "tokens")
 
-    def __init__(self) -> None:
+    def __init__(self, cell: bool = False, link: bool = False) -> None:
         self.tokens: list[object] = []
+        #: Whether it is a table cell's (``|`` is escaped).
+        self.cell = cell
+        #: How many links are open (``]`` is escaped inside them); ``link``:
+        #: one around it.
+        self.linking = int(link)
         #: Whether it holds emphasis, links or breaks (else it is written
         #: by joining its strings).
         self.marks = False
@@ -138,7 +194,7 @@ class Inline:
         if collapsed[0] == _SPACE:
             self._outside(_SPACE)
         if core:
-            tokens.append(escape_text(core))
+            tokens.append(escape_text(core, self.linking > 0, self.cell))
             self.content = True
             if collapsed[-1] == _SPACE:
                 tokens.append(_SPACE)
@@ -186,10 +242,12 @@ class Inline:
     def open_link(self) -> None:
         self.tokens.append(_LinkEdge("[", True))
         self.marks = self.content = True
+        self.linking += 1
 
     def close_link(self, destination: str) -> None:
         self._close(_LinkEdge(f"]({link_destination(destination)})", False))
         self.links += 1
+        self.linking -= 1
 
     def is_blank(self) -> bool:
         return not self.content
@@ -198,7 +256,7 @@ class Inline:
     def markdown(self, flat: bool = False) -> str:
         """The paragraph as Markdown; ``flat``: on one line (headings, cells)."""
         if not self.marks:
-            return _line(_join_spaces(self.tokens))
+            return _line(_join_spaces(self.tokens), flat)
         tokens = self.tokens
         if self.emphasis:
             tokens = _drop_empty_emphasis(tokens)
@@ -216,7 +274,7 @@ class Inline:
                     if line and line[-1] != _SPACE:
                         line.append(_SPACE)
                     continue
-                lines.append(_line(line))
+                lines.append(_line(line, flat))
                 line = []
             elif kind is _Mark:
                 if token.kept:  # type: ignore[attr-defined]
@@ -226,7 +284,7 @@ class Inline:
                 if token.opens and line and line[-1].endswith("!"):
                     line[-1] = line[-1][:-1] + "\\!"  # not an image
                 line.append(token.text)
-        lines.append(_line(line))
+        lines.append(_line(line, flat))
         lines = [x for x in lines if x] if flat else _trim_lines(lines)
         return (" " if flat else "\\\n").join(lines)
 
@@ -245,12 +303,19 @@ def _join_spaces(tokens: list[object]) -> list[str]:
     return out
 
 
-def _line(parts: list[str]) -> str:
+def _line(parts: list[str], flat: bool = False) -> str:
+    """One line of a paragraph; ``flat``: a heading's or a cell's, which no
+    block syntax can start."""
     text = "".join(parts).strip(_SPACE)
+    if flat or not text:
+        return text
     match = _LINE_START.match(text)
     if match is not None:
-        end = match.end()
-        text = text[:end] + "\\" + text[end:] if text[0].isdigit() else "\\" + text
+        if text[0].isdigit():
+            end = match.end() - 1
+            text = text[:end] + "\\" + text[end:]
+        else:
+            text = "\\" + text
     return text
 
 
