@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import Any
 
 __all__ = ["Inline", "escape_text", "link_destination"]
 
@@ -25,6 +26,7 @@ _MAYBE_SYNTAX = re.compile(r"[\\`*_\[\]<|~&]")
 _SYNTAX = re.compile(r"\*+|_+|~+|[\\`\[\]<|&]")
 #: ``&`` that starts an entity or character reference: written ``\&``.
 _ENTITY = re.compile(r"#?[0-9A-Za-z]+;")
+_ENTITY_START = re.compile(r"&(?=#?[0-9A-Za-z]+;)")
 #: ASCII punctuation: what a backslash escapes (CommonMark 2.4).
 _ASCII_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 #: What may follow ``<`` in raw HTML or an autolink (CommonMark 6.5, 6.6).
@@ -99,8 +101,9 @@ def link_destination(url: str) -> str:
     Spaces are written ``%20`` (CommonMark renderers percent-encode them
     anyway); parentheses and backslashes are escaped.
     """
-    # Browsers strip the ASCII whitespace around a URL (WHATWG URL parser).
-    return (
+    # Browsers strip the ASCII whitespace around a URL, and tabs and
+    # newlines inside it (WHATWG URL parser).
+    url = (
         url.strip(" \t\n\r\f")
         .replace("\\", "\\\\")
         .replace("(", "\\(")
@@ -110,7 +113,13 @@ def link_destination(url: str) -> str:
         .replace(">", "%3E")
         .replace("\n", "")
         .replace("\r", "")
+        .replace("\t", "")
     )
+    if "&" in url:
+        # Not an entity: ``&amp;`` in the URL stays those characters. As a
+        # reference itself, not ``\&``, which mistune 3 does not read there.
+        url = _ENTITY_START.sub("&amp;", url)
+    return url
 
 
 class _Mark:
@@ -161,7 +170,17 @@ class Inline:
     is not emphasis, ``[a ](…)`` glues words).
     """
 
-    __slots__ = ("cell", "content", "emphasis", "linking", "links", "marks", "tokens")
+    __slots__ = (
+        "cell",
+        "content",
+        "emphasis",
+        "linking",
+        "links",
+        "marks",
+        "open",
+        "tokens",
+        "within",
+    )
 
     def __init__(self, cell: bool = False, link: bool = False) -> None:
         self.tokens: list[object] = []
@@ -170,6 +189,10 @@ class Inline:
         #: How many links are open (``]`` is escaped inside them); ``link``:
         #: one around it.
         self.linking = int(link)
+        #: The links open in it: [destination, whether it ended already].
+        self.open: list[list[Any]] = []
+        #: The emphasis delimiters open.
+        self.within: set[str] = set()
         #: Whether it holds emphasis, links or breaks (else it is written
         #: by joining its strings).
         self.marks = False
@@ -194,7 +217,9 @@ class Inline:
         if collapsed[0] == _SPACE:
             self._outside(_SPACE)
         if core:
-            tokens.append(escape_text(core, self.linking > 0, self.cell))
+            tokens.append(
+                escape_text(core, self.linking > 0 or bool(self.open), self.cell)
+            )
             self.content = True
             if collapsed[-1] == _SPACE:
                 tokens.append(_SPACE)
@@ -228,26 +253,43 @@ class Inline:
         self._outside(_BREAK)
         self.marks = True
 
-    def open_emphasis(self, delim: str) -> _Mark:
+    def open_emphasis(self, delim: str) -> _Mark | None:
+        """Open emphasis (None: the same is open, ``<b><b>`` is one)."""
+        if delim in self.within:
+            return None
+        self.within.add(delim)
         mark = _Mark(delim, True)
         self.tokens.append(mark)
         self.marks = self.emphasis = self.content = True
         return mark
 
-    def close_emphasis(self, opener: _Mark) -> None:
+    def close_emphasis(self, opener: _Mark | None) -> None:
+        if opener is None:
+            return
+        self.within.discard(opener.delim)
         mark = _Mark(opener.delim, False)
         mark.pair, opener.pair = opener, mark
         self._close(mark)
 
-    def open_link(self) -> None:
+    def open_link(self, destination: str) -> None:
+        """Open a link to ``destination``. In a link (lxml's parser nests
+        them, a browser's does not), the outer one ends here: Markdown links
+        do not nest, and the text after the inner one is the outer's no more."""
+        if self.open and not self.open[-1][1]:
+            self._end_link(self.open[-1][0])
+            self.open[-1][1] = True
         self.tokens.append(_LinkEdge("[", True))
         self.marks = self.content = True
-        self.linking += 1
+        self.open.append([destination, False])
 
-    def close_link(self, destination: str) -> None:
+    def close_link(self) -> None:
+        destination, ended = self.open.pop()
+        if not ended:
+            self._end_link(destination)
+
+    def _end_link(self, destination: str) -> None:
         self._close(_LinkEdge(f"]({link_destination(destination)})", False))
         self.links += 1
-        self.linking -= 1
 
     def is_blank(self) -> bool:
         return not self.content

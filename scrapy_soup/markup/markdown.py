@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
+from ._characters import ENCODED_FORBIDDEN, has_forbidden
 from ._convert import BLOCK_TAGS, SKIPPED_TAGS, WHITESPACE, working_copy
 from ._inline import Inline, escape_text, link_destination
 from ._policy import CleanPolicy
@@ -41,8 +42,20 @@ _PRE = frozenset({"pre", "listing", "xmp", "plaintext"})
 #: GFM table cell holds one line of inline content.
 _NOT_IN_CELLS = ("table", "ul", "ol", "li", "dl", "pre", "blockquote", "hr", *_HEADINGS)
 #: What a heading cannot hold on its line: written as blocks after it.
-_NOT_IN_HEADINGS = ("table", "ul", "ol", "li", "dl", "pre", "blockquote", "hr")
+_NOT_IN_HEADINGS = (
+    "table",
+    "ul",
+    "ol",
+    "li",
+    "dl",
+    "pre",
+    "blockquote",
+    "hr",
+    *_HEADINGS,
+)
 #: A trailing run of ``#`` a heading would read as its closing sequence.
+#: What a block shows even without text.
+_STRUCTURE = ("img", "hr", "li", *_HEADINGS, *_PRE)
 _CLOSING_HASHES = re.compile(r"(?:^| )(#+)$")
 #: The language of a code block: ``language-python`` (the HTML standard's
 #: recommendation, highlight.js, Prism) or ``lang-python`` (Prettify).
@@ -79,12 +92,29 @@ def to_markdown(
     >>> print(to_markdown('<p>[x](javascript:alert(1)) <script>x()</script></p>'))
     \\[x](javascript:alert(1))
     """
+    # As `to_text` does: the Markdown is searched for the characters HTML or
+    # XML forbid (raw, or percent-encoded by a link made absolute), not the
+    # whole tree; only Markdown holding some is made again from a tree they
+    # are dropped from.
+    markdown = _converted(html_or_tag, base_url, policy, characters=False)
+    if has_forbidden(markdown) or ENCODED_FORBIDDEN.search(markdown) is not None:
+        markdown = _converted(html_or_tag, base_url, policy, characters=True)
+    return markdown
+
+
+def _converted(
+    html_or_tag: HtmlOrTag,
+    base_url: str | None,
+    policy: CleanPolicy | str | None,
+    characters: bool,
+) -> str:
     languages: dict[Any, str] = {}
     el = working_copy(
         html_or_tag,
         policy,
         base_url,
         before_clean=lambda copy: languages.update(code_languages(copy)),
+        characters=characters,
     )
     return markdown_of_element(el, languages)
 
@@ -133,6 +163,18 @@ class _Block:
         return self.prefix + self.text
 
 
+class _Flow:
+    """The blocks being written for one container, and its open paragraph."""
+
+    __slots__ = ("inline", "items", "out")
+
+    def __init__(self, inline: Inline) -> None:
+        self.out: list[_Block] = []
+        self.inline = inline
+        #: List items outside a list, in a row (written as one list).
+        self.items: list[Any] = []
+
+
 class _Converter:
     def __init__(self, root: etree._Element, languages: dict[Any, str]) -> None:
         self.languages = languages
@@ -140,9 +182,19 @@ class _Converter:
         self.linking = 0
         # Inline elements holding blocks (a link around a heading): treated
         # as blocks. Found once, bottom-up, instead of a search per element.
+        # A block that shows nothing (``<a>More<div></div></a>``) leaves the
+        # inline element inline, as a browser keeps it on its line.
         holders: set[Any] = set()
         for block in root.iter(*BLOCK_TAGS):
             parent = block.getparent()
+            if (
+                parent is None
+                or parent is root
+                or parent in holders
+                or parent.tag in BLOCK_TAGS
+                or _shows_nothing(block)
+            ):
+                continue
             while parent is not None and parent is not root and parent not in holders:
                 holders.add(parent)
                 parent = parent.getparent()
@@ -154,46 +206,95 @@ class _Converter:
     # -- blocks -------------------------------------------------------------
     def blocks(self, el: Any, depth: int) -> list[_Block]:
         """The blocks of ``el``'s content."""
-        out: list[_Block] = []
-        inline = Inline(link=self.linking > 0)
+        flow = _Flow(Inline(link=self.linking > 0))
+        if el.text:
+            flow.inline.text(WHITESPACE.sub(" ", el.text))
+        self.flow(el, 0, depth, flow)
+        self.end_line(flow, depth)
+        return flow.out
+
+    def end_line(self, flow: _Flow, depth: int) -> None:
+        """End the paragraph (or the list items outside a list) being written."""
+        if flow.items:
+            self.list_block(None, depth + 1, flow.out, flow.items)
+            flow.items = []
+        if flow.inline.content:
+            _paragraph(flow.inline, flow.out)
+            flow.inline = Inline(link=self.linking > 0)
+
+    def flow(self, el: Any, start: int, depth: int, flow: _Flow) -> None:
+        """Add ``el``'s children from ``start`` (with their tails) to ``flow``.
+
+        An inline element holding blocks (`holders`) is looked through, as
+        a browser lays it out: what comes before its first block continues
+        the line, what comes after its last block starts one that its tail
+        continues. A link does the same if it starts with text (written as
+        a link on that line); else it links the blocks it holds.
+        """
         holders = self.holders
         sub = WHITESPACE.sub
-        if el.text:
-            inline.text(sub(" ", el.text))
-        items: list[Any] = []  # list items outside a list, in a row
-        for child in el:
+        for child in el[start:] if start else el:
             tag = child.tag
             if type(tag) is str and not _skipped(child):
                 if tag == "li" and depth + 1 < _MAX_DEPTH:
                     # A browser shows it as a list item wherever it is.
-                    if inline.content:
-                        _paragraph(inline, out)
-                    inline = Inline(link=self.linking > 0)
-                    items.append(child)
-                    if not (child.tail or "").strip():
-                        continue
-                    self.list_block(None, depth + 1, out, items)
-                    items = []
-                    inline.text(sub(" ", child.tail))
+                    if flow.inline.content:
+                        _paragraph(flow.inline, flow.out)
+                        flow.inline = Inline(link=self.linking > 0)
+                    flow.items.append(child)
+                    if (child.tail or "").strip():
+                        self.end_line(flow, depth)
+                        flow.inline.text(sub(" ", child.tail))
                     continue
-                if items:
-                    self.list_block(None, depth + 1, out, items)
-                    items = []
-                if tag in BLOCK_TAGS or child in holders:
-                    if inline.content:
-                        _paragraph(inline, out)
-                    inline = Inline(link=self.linking > 0)
-                    self.block(child, depth + 1, out)
+                if flow.items:
+                    self.end_line(flow, depth)
+                if tag in BLOCK_TAGS:
+                    self.end_line(flow, depth)
+                    self.block(child, depth + 1, flow.out)
+                elif child not in holders:
+                    self.inline(child, flow.inline, depth + 1, flat=False)
+                elif depth + 1 >= _MAX_DEPTH:
+                    self.end_line(flow, depth)
+                    self.block(child, depth + 1, flow.out)
+                elif tag == "a" and _safe_url(child.get("href"), False):
+                    lead = self.leading_inline(child)
+                    if lead is not None:
+                        inline = flow.inline
+                        inline.open_link(child.get("href"))
+                        if child.text:
+                            inline.text(sub(" ", child.text))
+                        for node in child[:lead]:
+                            if type(node.tag) is str and not _skipped(node):
+                                self.inline(node, inline, depth + 2, flat=False)
+                            if node.tail:
+                                inline.text(sub(" ", node.tail))
+                        inline.close_link()
+                        self.flow(child, lead, depth + 1, flow)
+                    else:
+                        self.end_line(flow, depth)
+                        self.block(child, depth + 1, flow.out)
                 else:
-                    self.inline(child, inline, depth + 1, flat=False)
+                    if child.text:
+                        flow.inline.text(sub(" ", child.text))
+                    self.flow(child, 0, depth + 1, flow)
             tail = child.tail
             if tail:
-                inline.text(sub(" ", tail))
-        if items:
-            self.list_block(None, depth + 1, out, items)
-        if inline.content:
-            _paragraph(inline, out)
-        return out
+                if flow.items and tail.strip():
+                    self.end_line(flow, depth)
+                flow.inline.text(sub(" ", tail))
+
+    def leading_inline(self, el: Any) -> int | None:
+        """How many children of ``el`` come before its first block, if text
+        comes before it (else None: images alone join the block's link)."""
+        shown = bool((el.text or "").strip())
+        for i, child in enumerate(el):
+            tag = child.tag
+            if type(tag) is str and not _skipped(child):
+                if tag in BLOCK_TAGS or tag == "li" or child in self.holders:
+                    return i if shown else None
+                shown = shown or _has_text(child)
+            shown = shown or bool((child.tail or "").strip())
+        return None
 
     def block(self, el: Any, depth: int, out: list[_Block]) -> None:
         tag = el.tag
@@ -201,7 +302,7 @@ class _Converter:
             out.extend(_Block("p", text) for text in _plain(el))
         elif tag in _HEADINGS:
             prefix = "#" * int(tag[1])
-            if any(True for _ in el.iter(*_NOT_IN_HEADINGS)):
+            if any(node is not el for node in el.iter(*_NOT_IN_HEADINGS)):
                 # A list (or table…) in a heading: the heading is its first
                 # paragraph (else empty), the rest blocks after it.
                 inner = self.blocks(el, depth)
@@ -278,6 +379,9 @@ class _Converter:
         first_number = number
         for i, (li, blocks) in enumerate(items):
             body, spread = _item_body(blocks)
+            if body.startswith("---"):
+                # "- ---" is a thematic break; "- ___" an item holding one.
+                body = "___" + body[3:]
             loose = loose or spread
             if ordered:
                 value = li.get("value")
@@ -406,16 +510,18 @@ class _Converter:
                 alt = escape_text(alt, link=True, cell=inline.cell)
                 inline.atom(f"![{alt}]({link_destination(src)})")
         elif tag == "a" and _safe_url(el.get("href"), False):
-            inline.open_link()
+            inline.open_link(el.get("href"))
             self.inline_content(el, inline, depth, flat)
-            inline.close_link(el.get("href"))
+            inline.close_link()
         elif tag in _EMPHASIS:
             mark = inline.open_emphasis(_EMPHASIS[tag])
             self.inline_content(el, inline, depth, flat)
             inline.close_emphasis(mark)
         elif tag in _CODE and not any(True for _ in el.iter("a", "img")):
             inline.atom(_code_span(" ".join(el.itertext()), inline.cell))
-        elif flat and tag in BLOCK_TAGS:
+        elif tag in BLOCK_TAGS:
+            # In a heading or a cell, or a block that shows nothing: its
+            # line breaks are spaces.
             inline.space()
             self.inline_content(el, inline, depth, flat)
             inline.space()
@@ -477,6 +583,19 @@ def _heading(prefix: str, text: str) -> _Block:
     if match is not None:
         text = text[: match.start(1)] + "\\" + text[match.start(1) :]
     return _Block("h", text, prefix + (" " if text else ""))
+
+
+def _shows_nothing(block: Any) -> bool:
+    """Whether a block holds no text, image, rule, list item or heading to
+    show (an empty heading is still one)."""
+    if next(block.iter(*_STRUCTURE), None) is not None:
+        return False
+    return not _has_text(block)
+
+
+def _has_text(el: Any) -> bool:
+    text = etree.tostring(el, method="text", encoding=str, with_tail=False)
+    return not text.isspace() and text != ""
 
 
 def _holds_items(el: Any) -> bool:
