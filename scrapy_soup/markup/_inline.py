@@ -27,6 +27,8 @@ _SYNTAX = re.compile(r"\*+|_+|~+|[\\`\[\]<|&]")
 #: ``&`` that starts an entity or character reference: written ``\&``.
 _ENTITY = re.compile(r"#?[0-9A-Za-z]+;")
 _ENTITY_START = re.compile(r"&(?=#?[0-9A-Za-z]+;)")
+#: What `link_destination` changes in a URL.
+_DESTINATION_SPECIAL = re.compile(r"[\s\\()<>&]")
 #: ASCII punctuation: what a backslash escapes (CommonMark 2.4).
 _ASCII_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 #: What may follow ``<`` in raw HTML or an autolink (CommonMark 6.5, 6.6).
@@ -101,6 +103,8 @@ def link_destination(url: str) -> str:
     Spaces are written ``%20`` (CommonMark renderers percent-encode them
     anyway); parentheses and backslashes are escaped.
     """
+    if _DESTINATION_SPECIAL.search(url) is None:
+        return url  # most absolute URLs
     # Browsers strip the ASCII whitespace around a URL, and tabs and
     # newlines inside it (WHATWG URL parser).
     url = (

@@ -199,6 +199,9 @@ class _Converter:
                 holders.add(parent)
                 parent = parent.getparent()
         self.holders = holders
+        #: Elements never shown (`SKIPPED_TAGS`, ``hidden``), found in C.
+        self.skipped = set(root.iter(*SKIPPED_TAGS))
+        self.skipped.update(root.xpath(".//*[@hidden]"))
 
     def is_block(self, node: Any) -> bool:
         return node.tag in BLOCK_TAGS or node in self.holders
@@ -235,7 +238,7 @@ class _Converter:
         sub = WHITESPACE.sub
         for child in el[start:] if start else el:
             tag = child.tag
-            if type(tag) is str and not _skipped(child):
+            if type(tag) is str and child not in self.skipped:
                 if tag == "li" and depth + 1 < _MAX_DEPTH:
                     # A browser shows it as a list item wherever it is.
                     if flow.inline.content:
@@ -264,7 +267,7 @@ class _Converter:
                         if child.text:
                             inline.text(sub(" ", child.text))
                         for node in child[:lead]:
-                            if type(node.tag) is str and not _skipped(node):
+                            if type(node.tag) is str and node not in self.skipped:
                                 self.inline(node, inline, depth + 2, flat=False)
                             if node.tail:
                                 inline.text(sub(" ", node.tail))
@@ -289,7 +292,7 @@ class _Converter:
         shown = bool((el.text or "").strip())
         for i, child in enumerate(el):
             tag = child.tag
-            if type(tag) is str and not _skipped(child):
+            if type(tag) is str and child not in self.skipped:
                 if tag in BLOCK_TAGS or tag == "li" or child in self.holders:
                     return i if shown else None
                 shown = shown or _has_text(child)
@@ -424,7 +427,7 @@ class _Converter:
         last = nodes[-1] if nodes else None
         for child in nodes:
             tag = child.tag
-            if isinstance(tag, str) and not _skipped(child):
+            if isinstance(tag, str) and child not in self.skipped:
                 if tag == "li":
                     flush()
                     target = self.blocks(child, depth + 1)
@@ -491,7 +494,7 @@ class _Converter:
         if el.text:
             inline.text(WHITESPACE.sub(" ", el.text))
         for child in el:
-            if isinstance(child.tag, str) and not _skipped(child):
+            if isinstance(child.tag, str) and child not in self.skipped:
                 self.inline(child, inline, depth + 1, flat)
             if child.tail:
                 inline.text(WHITESPACE.sub(" ", child.tail))
@@ -553,10 +556,6 @@ def _item_body(blocks: list[_Block]) -> tuple[str, bool]:
             spread = spread or not tight
         parts.append(block.markdown())
     return "".join(parts), spread
-
-
-def _skipped(el: Any) -> bool:
-    return el.tag in SKIPPED_TAGS or el.get("hidden") is not None
 
 
 def _safe_url(url: str | None, image: bool) -> bool:
