@@ -452,3 +452,22 @@ def test_sanitizer_vectors_are_cleaned_before_they_are_text() -> None:
     # a style or anything else the sanitizer removes.
     different = [v for v in VECTORS if to_text(v) != to_text(clean(v), None)]
     assert different == []
+
+
+@pytest.mark.parametrize(
+    ("dirty", "clean_"),
+    [
+        ("<p>a \x1d b</p>", "<p>a  b</p>"),
+        (
+            '<p><a href="java\x01script:alert(1)">x</a>\ufdd0</p>',
+            '<p><a href="javascript:alert(1)">x</a></p>',
+        ),
+        ('<a href="/a\x01b">x</a>', '<a href="/ab">x</a>'),
+    ],
+)
+def test_markdown_reads_as_if_the_forbidden_characters_were_never_there(
+    dirty: str, clean_: str
+) -> None:
+    """The Markdown is checked, not the tree (as to_text does)."""
+    assert to_markdown(dirty, BASE) == to_markdown(clean_, BASE)
+    assert to_markdown(dirty) == to_markdown(clean_)
