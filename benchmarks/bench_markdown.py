@@ -103,13 +103,13 @@ CONVERTERS: dict[str, Callable[[str], str]] = {
 
 # -- quality -----------------------------------------------------------------
 def quality(pages: list[tuple[str, str]]) -> dict[str, dict[str, int]]:
-    from test_markdown import RENDERER, raw_html_tokens, structure
+    from test_markdown import RENDERER, raw_html_tokens, structure, words
 
     checks = ["words", "links+images", "counts", "no raw HTML", "all"]
     results = {name: dict.fromkeys(checks, 0) for name in CONVERTERS}
     for _, text in pages:
         cleaned = clean(page_part(text), base_url=BASE)
-        want_words = to_text(cleaned).split()
+        want_words = words(cleaned)
         want = structure(cleaned)
         for name, convert in CONVERTERS.items():
             try:
