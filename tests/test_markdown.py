@@ -471,3 +471,43 @@ def test_markdown_reads_as_if_the_forbidden_characters_were_never_there(
     """The Markdown is checked, not the tree (as to_text does)."""
     assert to_markdown(dirty, BASE) == to_markdown(clean_, BASE)
     assert to_markdown(dirty) == to_markdown(clean_)
+
+
+def _fully_cleaned_markdown(html: Any, base_url: str | None) -> str:
+    """to_markdown with every attribute cleaned, not only those it reads."""
+    from scrapy_soup.markup._convert import working_copy
+    from scrapy_soup.markup.markdown import code_languages
+
+    languages: dict[Any, str] = {}
+    el = working_copy(
+        html, None, base_url, lambda copy: languages.update(code_languages(copy))
+    )
+    return markdown_of_element(el, languages)
+
+
+def test_cleaning_only_the_attributes_read_changes_nothing_on_the_vectors() -> None:
+    # to_markdown and to_text clean only the attributes they read (the rest
+    # of the sanitizer's work is for HTML output): the same output as a
+    # full cleaning, on every vector and with links made absolute.
+    from scrapy_soup.markup._convert import working_copy
+    from scrapy_soup.markup.text import text_of_element
+
+    for base_url in (None, BASE):
+        different = [
+            v
+            for v in VECTORS
+            if to_markdown(v, base_url) != _fully_cleaned_markdown(v, base_url)
+        ]
+        assert different == []
+    different = [
+        v for v in VECTORS if to_text(v) != text_of_element(working_copy(v, None, None))
+    ]
+    assert different == []
+
+
+@pytest.mark.parametrize("path", corpus_params(corpus_pages()), ids=lambda p: p.name)
+def test_cleaning_only_the_attributes_read_changes_nothing_on_the_pages(
+    path: Path,
+) -> None:
+    part = page_part(path)
+    assert to_markdown(part) == _fully_cleaned_markdown(part, BASE)

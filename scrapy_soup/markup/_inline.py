@@ -178,6 +178,7 @@ class Inline:
         "cell",
         "content",
         "emphasis",
+        "in_link",
         "linking",
         "links",
         "marks",
@@ -193,6 +194,8 @@ class Inline:
         #: How many links are open (``]`` is escaped inside them); ``link``:
         #: one around it.
         self.linking = int(link)
+        #: Whether text added now is in a link's text.
+        self.in_link = link
         #: The links open in it: [destination, whether it ended already].
         self.open: list[list[Any]] = []
         #: The emphasis delimiters open.
@@ -216,14 +219,15 @@ class Inline:
         """
         if not collapsed:
             return
+        if collapsed is _SPACE or collapsed == _SPACE:
+            self._outside(_SPACE)  # whitespace between tags: the most frequent
+            return
         tokens = self.tokens
         core = collapsed.strip(_SPACE)
         if collapsed[0] == _SPACE:
             self._outside(_SPACE)
         if core:
-            tokens.append(
-                escape_text(core, self.linking > 0 or bool(self.open), self.cell)
-            )
+            tokens.append(escape_text(core, self.in_link, self.cell))
             self.content = True
             if collapsed[-1] == _SPACE:
                 tokens.append(_SPACE)
@@ -283,13 +287,14 @@ class Inline:
             self._end_link(self.open[-1][0])
             self.open[-1][1] = True
         self.tokens.append(_LinkEdge("[", True))
-        self.marks = self.content = True
+        self.marks = self.content = self.in_link = True
         self.open.append([destination, False])
 
     def close_link(self) -> None:
         destination, ended = self.open.pop()
         if not ended:
             self._end_link(destination)
+        self.in_link = self.linking > 0 or bool(self.open)
 
     def _end_link(self, destination: str) -> None:
         self._close(_LinkEdge(f"]({link_destination(destination)})", False))

@@ -33,6 +33,13 @@ if TYPE_CHECKING:
 __all__ = ["code_languages", "markdown_of_element", "to_markdown"]
 
 _CELLS = frozenset({"td", "th"})
+#: The attributes the converter reads after cleaning: only they are cleaned
+#: on the way (links and images in full, with their URLs checked and made
+#: absolute; cleaning the rest is most of the sanitizer's time, for nothing
+#: here). ``class`` is read before (`code_languages`).
+_READ = frozenset(
+    {"href", "src", "alt", "start", "reversed", "value", "hidden", "open"}
+)
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _LISTS = frozenset({"ul", "ol", "menu", "dir"})
 _EMPHASIS = {"em": "*", "i": "*", "strong": "**", "b": "**"}
@@ -115,6 +122,7 @@ def _converted(
         base_url,
         before_clean=lambda copy: languages.update(code_languages(copy)),
         characters=characters,
+        read=_READ,
     )
     return markdown_of_element(el, languages)
 
@@ -234,11 +242,11 @@ class _Converter:
         continues. A link does the same if it starts with text (written as
         a link on that line); else it links the blocks it holds.
         """
-        holders = self.holders
+        holders, skipped = self.holders, self.skipped
         sub = WHITESPACE.sub
         for child in el[start:] if start else el:
             tag = child.tag
-            if type(tag) is str and child not in self.skipped:
+            if type(tag) is str and child not in skipped:
                 if tag == "li" and depth + 1 < _MAX_DEPTH:
                     # A browser shows it as a list item wherever it is.
                     if flow.inline.content:

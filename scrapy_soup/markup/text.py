@@ -34,6 +34,9 @@ __all__ = ["text_of_element", "to_text"]
 _PARAGRAPH = "p"
 _CELLS = frozenset({"td", "th"})
 _PRE_TAGS = frozenset({"pre", "listing", "xmp", "plaintext", "textarea"})
+#: The attributes the text depends on: only they are cleaned on the way
+#: (cleaning the others is most of the sanitizer's time, for nothing here).
+_READ = frozenset({"hidden", "open"})
 
 # Items of the collection: text, or a request for line breaks (an int), or
 # one of these, written as they are with the spaces around them dropped.
@@ -68,9 +71,11 @@ def to_text(
     # whole tree (a serialization of it): only a text holding some is read
     # again from a tree they are dropped from, where the spaces around them
     # collapse as they would have.
-    text = text_of_element(working_copy(html_or_tag, policy, None, characters=False))
+    text = text_of_element(
+        working_copy(html_or_tag, policy, None, characters=False, read=_READ)
+    )
     if has_forbidden(text):
-        text = text_of_element(working_copy(html_or_tag, policy, None))
+        text = text_of_element(working_copy(html_or_tag, policy, None, read=_READ))
     return text
 
 
