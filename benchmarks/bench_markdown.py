@@ -7,7 +7,8 @@ the pipelines), goes through:
 - ``scrapy_soup.to_markdown`` (our converter over the lxml tree);
 - markdownify with its defaults over ``BeautifulSoup(html, "lxml")``
   (``MarkdownConverter().convert_soup``), the Python reference;
-- html-to-markdown (Rust) with its defaults.
+- html-to-markdown (Rust) with its defaults;
+- turbohtml (C) ``parse_fragment(html).to_markdown()`` with its defaults.
 
 Quality: the tests' acceptance checks (tests/test_markdown.py), per page:
 the Markdown rendered back by markdown-it-py (CommonMark + tables) gives the
@@ -18,7 +19,11 @@ cells (those holding something) and code blocks, and no raw HTML.
 Speed, on the real pages (median of the rounds' totals; parse included:
 each converter starts from the HTML string):
 
-- Markdown: ours vs markdownify vs html-to-markdown;
+- Markdown: ours vs markdownify vs html-to-markdown vs turbohtml;
+- ours split in two: the cleaning alone (parse, clean, links absolute:
+  ``working_copy``; as ``to_markdown`` does it, only the attributes it
+  reads, and in full) and the conversion alone on the same cleaned tree
+  (``markdown_of_element``), as the pipelines call it;
 - text: ``to_text`` vs html-text's ``extract_text`` (each cleaning first),
   and the walks alone on the same cleaned trees (``text_of_element`` vs
   ``etree_to_text``);
@@ -43,6 +48,8 @@ from _harness import Case, measure
 
 from scrapy_soup import Soup, clean, to_markdown, to_text
 from scrapy_soup.markup._convert import working_copy
+from scrapy_soup.markup.markdown import _READ as MARKDOWN_READ
+from scrapy_soup.markup.markdown import markdown_of_element
 from scrapy_soup.markup.text import text_of_element
 
 BASE = "https://example.com/section/page.html"
@@ -82,22 +89,29 @@ def html_to_markdown(html: str) -> str:
     return str(h2m.convert(html).content)
 
 
+def turbohtml_markdown(html: str) -> str:
+    import turbohtml
+
+    return str(turbohtml.parse_fragment(html).to_markdown())
+
+
 CONVERTERS: dict[str, Callable[[str], str]] = {
     "scrapy_soup.to_markdown": ours,
     "markdownify (bs4 lxml)": markdownify_lxml,
     "html-to-markdown": html_to_markdown,
+    "turbohtml": turbohtml_markdown,
 }
 
 
 # -- quality -----------------------------------------------------------------
 def quality(pages: list[tuple[str, str]]) -> dict[str, dict[str, int]]:
-    from test_markdown import RENDERER, raw_html_tokens, structure
+    from test_markdown import RENDERER, raw_html_tokens, structure, words
 
     checks = ["words", "links+images", "counts", "no raw HTML", "all"]
     results = {name: dict.fromkeys(checks, 0) for name in CONVERTERS}
     for _, text in pages:
         cleaned = clean(page_part(text), base_url=BASE)
-        want_words = to_text(cleaned).split()
+        want_words = words(cleaned)
         want = structure(cleaned)
         for name, convert in CONVERTERS.items():
             try:
@@ -182,6 +196,26 @@ def speed_cases() -> list[Case]:
         ),
         Case(
             "Markdown of a page's article", "html-to-markdown", _timed(html_to_markdown)
+        ),
+        Case("Markdown of a page's article", "turbohtml", _timed(turbohtml_markdown)),
+        Case(
+            "Markdown, split",
+            "cleaning as to_markdown does",
+            _timed(
+                lambda text: working_copy(
+                    text, None, BASE, characters=False, read=MARKDOWN_READ
+                )
+            ),
+        ),
+        Case(
+            "Markdown, split",
+            "cleaning in full (an HTML field's)",
+            _timed(lambda text: working_copy(text, None, BASE)),
+        ),
+        Case(
+            "Markdown, split",
+            "conversion alone (markdown_of_element)",
+            _tree_case(markdown_of_element),
         ),
         Case("text of a page's article", "scrapy_soup.to_text", _timed(to_text)),
         Case(

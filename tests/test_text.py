@@ -45,6 +45,33 @@ def test_text_of(html: str, text: str) -> None:
     assert to_text(html) == text
 
 
+@pytest.mark.parametrize(
+    ("html", "text"),
+    [
+        # A closed <details> shows its first <summary> only, as in a browser.
+        (
+            "<details><summary>Q</summary><p>answer</p>more</details>after",
+            "Q\nafter",
+        ),
+        ("<details open><summary>Q</summary><p>answer</p></details>", "Q\n\nanswer"),
+        ("<details>only body</details>x", "x"),
+        (
+            "<details><p>x</p><summary>one</summary><summary>two</summary></details>",
+            "one",
+        ),
+        # HTML 4 wrote <tfoot> before the body; a browser shows it last.
+        (
+            "<table><thead><tr><th>h</th></tr></thead><tfoot><tr><td>f</td></tr>"
+            "</tfoot><tbody><tr><td>b</td></tr></tbody></table>",
+            "h\nb\nf",
+        ),
+        ("<table><tfoot><tr><td>f</td></tr></tfoot></table>", "f"),
+    ],
+)
+def test_what_a_browser_does_not_show_or_shows_elsewhere(html: str, text: str) -> None:
+    assert to_text(html) == text
+
+
 def test_a_document_gives_its_body() -> None:
     html = "<html><head><title>T</title><style>x</style></head><body><p>b</p></body></html>"
     assert to_text(html) == "b"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Set
 from typing import TYPE_CHECKING, Any
 
 from lxml import etree
@@ -79,6 +80,7 @@ def working_copy(
     base_url: str | None,
     before_clean: Any = None,
     characters: bool = True,
+    read: Set[str] | None = None,
 ) -> etree._Element:
     """The element to convert: a fresh tree, cleaned by ``policy``, links absolute.
 
@@ -87,7 +89,9 @@ def working_copy(
     the soup's own (a Scrapy response's page). ``before_clean`` is called
     with the copy before it is cleaned (Markdown reads the code languages
     the cleaning drops).  Without ``characters``, the characters HTML or
-    XML forbid are left in the tree (`clean_with_links`).
+    XML forbid are left in the tree (`clean_with_links`).  ``read``: the
+    attribute names the converter reads, the only ones cleaned (elements
+    holding none keep theirs unchecked: see `clean_with_links`).
     """
     from .clean import clean_with_links
 
@@ -100,7 +104,7 @@ def working_copy(
         el = _copy_of(el)
     if before_clean is not None:
         before_clean(el)
-    clean_with_links(el, compiled, base_url or None, characters=characters)
+    clean_with_links(el, compiled, base_url or None, characters=characters, read=read)
     return el
 
 

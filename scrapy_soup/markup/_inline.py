@@ -14,32 +14,87 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import Any
 
 __all__ = ["Inline", "escape_text", "link_destination"]
 
-#: Characters that could start Markdown syntax anywhere in a line (``|``:
-#: GFM table cells; ``~``: GFM strikethrough and fences), backslashed.
-_SPECIAL = re.compile(r"[\\`*_\[\]<>|~]")
-
-
-def _backslashed(match: re.Match[str]) -> str:
-    return "\\" + match.group()
-
-
+#: Characters that may be Markdown syntax inside a line, depending on what
+#: is around them (`escape_text`): ``|`` only in table cells, ``]`` only in
+#: a link's text or an image's description.
+_MAYBE_SYNTAX = re.compile(r"[\\`*_\[\]<|~&]")
+#: Each such character (runs of ``*``, ``_`` and ``~`` as one).
+_SYNTAX = re.compile(r"\*+|_+|~+|[\\`\[\]<|&]")
 #: ``&`` that starts an entity or character reference: written ``\&``.
-_ENTITY = re.compile(r"&(?=#?[0-9A-Za-z]+;)")
-#: What would start a block at the start of a line: ATX headings, block
-#: quotes, list markers (``-``, ``+``, ``1.``, ``1)``), setext underlines.
-_LINE_START = re.compile(r"^([#>+=-]|\d{1,9}(?=[.)]))")
+_ENTITY = re.compile(r"#?[0-9A-Za-z]+;")
+_ENTITY_START = re.compile(r"&(?=#?[0-9A-Za-z]+;)")
+#: What `link_destination` changes in a URL.
+_DESTINATION_SPECIAL = re.compile(r"[\s\\()<>&]")
+#: ASCII punctuation: what a backslash escapes (CommonMark 2.4).
+_ASCII_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+#: What may follow ``<`` in raw HTML or an autolink (CommonMark 6.5, 6.6).
+_TAG_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ/!?")
+#: What would start a block at the start of a line (CommonMark 4 and 5):
+#: an ATX heading, a block quote, a bullet or ordered list marker, a setext
+#: underline or a table's delimiter row (GFM). ``*``, ``_``, `````, ``~``
+#: and ``<`` are escaped wherever they may be syntax already.
+_LINE_START = re.compile(
+    r"#{1,6}(?= |$)|>|[-+](?= |$)|\d{1,9}[.)](?= |$)|[-=]+ *$|[-|:][-|: ]*$"
+)
 _SPACE = " "
 
 
-def escape_text(text: str) -> str:
-    """Text (whitespace already collapsed) written so Markdown shows it as it is."""
-    text = _SPECIAL.sub(_backslashed, text)
-    if "&" in text:
-        text = _ENTITY.sub("\\\\&", text)
-    return text
+def escape_text(text: str, link: bool = False, cell: bool = False) -> str:
+    """Text (whitespace already collapsed) written so Markdown shows it as it is.
+
+    Only what CommonMark or GFM would read as syntax where it stands is
+    escaped (``2.3 GB/s``, ``apache_builds``, ``a * b`` stay as they are):
+    see `_escaped`. ``link``: the text is inside a link's brackets (or an
+    image's), where ``]`` would end them; ``cell``: in a table cell, where
+    ``|`` would end it. What is at the text's edges is escaped as if
+    anything could stand beside it.
+    """
+    if _MAYBE_SYNTAX.search(text) is None:
+        return text
+    return _SYNTAX.sub(lambda m: _escaped(m, link, cell), text)
+
+
+def _escaped(match: re.Match[str], link: bool, cell: bool) -> str:
+    """One run of characters that may be syntax, escaped if it would be."""
+    text, start, end = match.string, match.start(), match.end()
+    before = text[start - 1] if start else ""
+    after = text[end] if end < len(text) else ""
+    run = match.group()
+    c = run[0]
+    if c == "*" or c == "~":
+        # Emphasis or strikethrough only where the run is flanking: not
+        # between two spaces (``a * b``).
+        if before.isspace() and after.isspace():
+            return run
+    elif c == "_":
+        # ``_`` never opens nor closes emphasis inside a word (``a_b``).
+        if _in_word(before) and _in_word(after):
+            return run
+        if before.isspace() and after.isspace():
+            return run
+    elif c == "\\":
+        # A backslash escapes only ASCII punctuation (or ends a line).
+        if after and after not in _ASCII_PUNCTUATION:
+            return run
+    elif c == "<":
+        # Raw HTML or an autolink starts with a letter, "/", "!" or "?".
+        if after and after not in _TAG_START:
+            return run
+    elif c == "&":
+        if _ENTITY.match(text, end) is None:
+            return run
+    elif (c == "]" and not link) or (c == "|" and not cell):
+        return run
+    return "\\" + "\\".join(run)
+
+
+def _in_word(c: str) -> bool:
+    """Neither whitespace nor punctuation, nor a text edge (CommonMark 2.1)."""
+    return c != "" and not c.isspace() and not _is_punct(c)
 
 
 def link_destination(url: str) -> str:
@@ -48,8 +103,11 @@ def link_destination(url: str) -> str:
     Spaces are written ``%20`` (CommonMark renderers percent-encode them
     anyway); parentheses and backslashes are escaped.
     """
-    # Browsers strip the ASCII whitespace around a URL (WHATWG URL parser).
-    return (
+    if _DESTINATION_SPECIAL.search(url) is None:
+        return url  # most absolute URLs
+    # Browsers strip the ASCII whitespace around a URL, and tabs and
+    # newlines inside it (WHATWG URL parser).
+    url = (
         url.strip(" \t\n\r\f")
         .replace("\\", "\\\\")
         .replace("(", "\\(")
@@ -59,7 +117,13 @@ def link_destination(url: str) -> str:
         .replace(">", "%3E")
         .replace("\n", "")
         .replace("\r", "")
+        .replace("\t", "")
     )
+    if "&" in url:
+        # Not an entity: ``&amp;`` in the URL stays those characters. As a
+        # reference itself, not ``\&``, which mistune 3 does not read there.
+        url = _ENTITY_START.sub("&amp;", url)
+    return url
 
 
 class _Mark:
@@ -110,10 +174,32 @@ class Inline:
     is not emphasis, ``[a ](…)`` glues words).
     """
 
-    __slots__ = ("content", "emphasis", "links", "marks", "tokens")
+    __slots__ = (
+        "cell",
+        "content",
+        "emphasis",
+        "in_link",
+        "linking",
+        "links",
+        "marks",
+        "open",
+        "tokens",
+        "within",
+    )
 
-    def __init__(self) -> None:
+    def __init__(self, cell: bool = False, link: bool = False) -> None:
         self.tokens: list[object] = []
+        #: Whether it is a table cell's (``|`` is escaped).
+        self.cell = cell
+        #: How many links are open (``]`` is escaped inside them); ``link``:
+        #: one around it.
+        self.linking = int(link)
+        #: Whether text added now is in a link's text.
+        self.in_link = link
+        #: The links open in it: [destination, whether it ended already].
+        self.open: list[list[Any]] = []
+        #: The emphasis delimiters open.
+        self.within: set[str] = set()
         #: Whether it holds emphasis, links or breaks (else it is written
         #: by joining its strings).
         self.marks = False
@@ -133,12 +219,15 @@ class Inline:
         """
         if not collapsed:
             return
+        if collapsed is _SPACE or collapsed == _SPACE:
+            self._outside(_SPACE)  # whitespace between tags: the most frequent
+            return
         tokens = self.tokens
         core = collapsed.strip(_SPACE)
         if collapsed[0] == _SPACE:
             self._outside(_SPACE)
         if core:
-            tokens.append(escape_text(core))
+            tokens.append(escape_text(core, self.in_link, self.cell))
             self.content = True
             if collapsed[-1] == _SPACE:
                 tokens.append(_SPACE)
@@ -172,22 +261,42 @@ class Inline:
         self._outside(_BREAK)
         self.marks = True
 
-    def open_emphasis(self, delim: str) -> _Mark:
+    def open_emphasis(self, delim: str) -> _Mark | None:
+        """Open emphasis (None: the same is open, ``<b><b>`` is one)."""
+        if delim in self.within:
+            return None
+        self.within.add(delim)
         mark = _Mark(delim, True)
         self.tokens.append(mark)
         self.marks = self.emphasis = self.content = True
         return mark
 
-    def close_emphasis(self, opener: _Mark) -> None:
+    def close_emphasis(self, opener: _Mark | None) -> None:
+        if opener is None:
+            return
+        self.within.discard(opener.delim)
         mark = _Mark(opener.delim, False)
         mark.pair, opener.pair = opener, mark
         self._close(mark)
 
-    def open_link(self) -> None:
+    def open_link(self, destination: str) -> None:
+        """Open a link to ``destination``. In a link (lxml's parser nests
+        them, a browser's does not), the outer one ends here: Markdown links
+        do not nest, and the text after the inner one is the outer's no more."""
+        if self.open and not self.open[-1][1]:
+            self._end_link(self.open[-1][0])
+            self.open[-1][1] = True
         self.tokens.append(_LinkEdge("[", True))
-        self.marks = self.content = True
+        self.marks = self.content = self.in_link = True
+        self.open.append([destination, False])
 
-    def close_link(self, destination: str) -> None:
+    def close_link(self) -> None:
+        destination, ended = self.open.pop()
+        if not ended:
+            self._end_link(destination)
+        self.in_link = self.linking > 0 or bool(self.open)
+
+    def _end_link(self, destination: str) -> None:
         self._close(_LinkEdge(f"]({link_destination(destination)})", False))
         self.links += 1
 
@@ -198,7 +307,7 @@ class Inline:
     def markdown(self, flat: bool = False) -> str:
         """The paragraph as Markdown; ``flat``: on one line (headings, cells)."""
         if not self.marks:
-            return _line(_join_spaces(self.tokens))
+            return _line(_join_spaces(self.tokens), flat)
         tokens = self.tokens
         if self.emphasis:
             tokens = _drop_empty_emphasis(tokens)
@@ -216,7 +325,7 @@ class Inline:
                     if line and line[-1] != _SPACE:
                         line.append(_SPACE)
                     continue
-                lines.append(_line(line))
+                lines.append(_line(line, flat))
                 line = []
             elif kind is _Mark:
                 if token.kept:  # type: ignore[attr-defined]
@@ -226,7 +335,7 @@ class Inline:
                 if token.opens and line and line[-1].endswith("!"):
                     line[-1] = line[-1][:-1] + "\\!"  # not an image
                 line.append(token.text)
-        lines.append(_line(line))
+        lines.append(_line(line, flat))
         lines = [x for x in lines if x] if flat else _trim_lines(lines)
         return (" " if flat else "\\\n").join(lines)
 
@@ -245,12 +354,19 @@ def _join_spaces(tokens: list[object]) -> list[str]:
     return out
 
 
-def _line(parts: list[str]) -> str:
+def _line(parts: list[str], flat: bool = False) -> str:
+    """One line of a paragraph; ``flat``: a heading's or a cell's, which no
+    block syntax can start."""
     text = "".join(parts).strip(_SPACE)
+    if flat or not text:
+        return text
     match = _LINE_START.match(text)
     if match is not None:
-        end = match.end()
-        text = text[:end] + "\\" + text[end:] if text[0].isdigit() else "\\" + text
+        if text[0].isdigit():
+            end = match.end() - 1
+            text = text[:end] + "\\" + text[end:]
+        else:
+            text = "\\" + text
     return text
 
 

@@ -168,6 +168,7 @@ def clean_with_links(
     base_url: str | None,
     extra_attrs: tuple[str, ...] = (),
     characters: bool = True,
+    read: Set[str] | None = None,
 ) -> CleanStats:
     """`clean_element`, then `absolutize_element` with a *base_url*, in one walk.
 
@@ -175,19 +176,28 @@ def clean_with_links(
     (`_clean_tree`), which `absolutize_nodes` then rewrites, as the string
     path of `clean` does.  Without *characters*, the characters HTML or XML
     forbid are not looked for (a caller that checks its output instead).
+
+    *read*: the attribute names the caller reads of the tree and nothing
+    else (a converter that writes no HTML: `to_text`, `to_markdown`).  The
+    attributes of elements holding none of them are left as they are,
+    unchecked and not made absolute; the other elements are cleaned in
+    full.  Their elements and text are the same as without it.
     """
     found: list[Any] = []
     names = None if base_url is None else link_attribute_names(extra_attrs)
-    stats = _clean_tree(el, compiled, names, found)[0]
+    stats = _clean_tree(el, compiled, names, found, read=read)[0]
     if characters:
-        _clean_characters(el, compiled, stats)
+        _clean_characters(el, compiled, stats, read)
     if base_url is not None:
         absolutize_nodes(el, found, base_url, extra_attrs=extra_attrs)
     return stats
 
 
 def _clean_characters(
-    el: etree._Element, compiled: _Cleaner, stats: CleanStats
+    el: etree._Element,
+    compiled: _Cleaner,
+    stats: CleanStats,
+    read: Set[str] | None = None,
 ) -> None:
     """After a tree's walk: drop the characters HTML or XML forbid, counted in *stats*.
 
@@ -197,7 +207,7 @@ def _clean_characters(
     """
     if tree_has_forbidden(el):
         stats.characters_removed += drop_characters(el)
-        stats += _clean_tree(el, compiled, None, [])[0]
+        stats += _clean_tree(el, compiled, None, [], read=read)[0]
 
 
 def _clean_tree(
@@ -207,6 +217,7 @@ def _clean_tree(
     found: list[Any],
     settle: bool = False,
     strip_first: bool = False,
+    read: Set[str] | None = None,
 ) -> tuple[CleanStats, bool]:
     """`clean_element`; with *link_names*, also collect the kept elements links may be in.
 
@@ -226,12 +237,12 @@ def _clean_tree(
     ``<head>`` and ``<body>``: their attributes are cleaned as any
     element's, and what ``<head>`` holds that the policy does not keep is
     removed, not unwrapped (text in ``<head>`` would move to ``<body>``
-    when the output is parsed again).
+    when the output is parsed again).  For *read*, see `clean_with_links`.
     """
     _strip_in_c(el, compiled, settle, strip_first)
     stats = CleanStats()
     parts, stats.elements_removed = document_parts(el, compiled)
-    walk = _walk(el, compiled, parts, link_names, found, settle)
+    walk = _walk(el, compiled, parts, link_names, found, settle, read)
     stats.attributes_removed = walk.attributes_removed
     # Remove, then unwrap; tails stay in place.
     _remove_collected(el, compiled, walk, stats)
@@ -304,6 +315,7 @@ def _walk(
     link_names: Set[str] | None,
     found: list[Any],
     settle: bool,
+    read: Set[str] | None = None,
 ) -> _Walk:
     """One walk: sort the nodes to remove or unwrap, clean the kept ones' attributes.
 
@@ -353,6 +365,8 @@ def _walk(
             if tag == "style" and link_names is not None:
                 found.append(node)
             continue
+        if read is not None and read.isdisjoint(names):
+            continue  # attributes nobody reads (see `clean_with_links`)
         if link_names is not None and (
             tag == "style" or not link_names.isdisjoint(names)
         ):

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
+from ._characters import ENCODED_FORBIDDEN, has_forbidden
 from ._convert import BLOCK_TAGS, SKIPPED_TAGS, WHITESPACE, working_copy
 from ._inline import Inline, escape_text, link_destination
 from ._policy import CleanPolicy
@@ -31,6 +32,14 @@ if TYPE_CHECKING:
 
 __all__ = ["code_languages", "markdown_of_element", "to_markdown"]
 
+_CELLS = frozenset({"td", "th"})
+#: The attributes the converter reads after cleaning: only they are cleaned
+#: on the way (links and images in full, with their URLs checked and made
+#: absolute; cleaning the rest is most of the sanitizer's time, for nothing
+#: here). ``class`` is read before (`code_languages`).
+_READ = frozenset(
+    {"href", "src", "alt", "start", "reversed", "value", "hidden", "open"}
+)
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _LISTS = frozenset({"ul", "ol", "menu", "dir"})
 _EMPHASIS = {"em": "*", "i": "*", "strong": "**", "b": "**"}
@@ -38,7 +47,23 @@ _CODE = frozenset({"code", "kbd", "samp", "tt"})
 _PRE = frozenset({"pre", "listing", "xmp", "plaintext"})
 #: What makes a table a layout table (written as its cells' blocks): a
 #: GFM table cell holds one line of inline content.
-_NOT_IN_CELLS = ("table", "ul", "ol", "dl", "pre", "blockquote", "hr", *_HEADINGS)
+_NOT_IN_CELLS = ("table", "ul", "ol", "li", "dl", "pre", "blockquote", "hr", *_HEADINGS)
+#: What a heading cannot hold on its line: written as blocks after it.
+_NOT_IN_HEADINGS = (
+    "table",
+    "ul",
+    "ol",
+    "li",
+    "dl",
+    "pre",
+    "blockquote",
+    "hr",
+    *_HEADINGS,
+)
+#: A trailing run of ``#`` a heading would read as its closing sequence.
+#: What a block shows even without text.
+_STRUCTURE = ("img", "hr", "li", *_HEADINGS, *_PRE)
+_CLOSING_HASHES = re.compile(r"(?:^| )(#+)$")
 #: The language of a code block: ``language-python`` (the HTML standard's
 #: recommendation, highlight.js, Prism) or ``lang-python`` (Prettify).
 _LANGUAGE = re.compile(r"(?:^|\s)lang(?:uage)?-([\w.+#-]+)")
@@ -72,14 +97,32 @@ def to_markdown(
     3. boil
     4. pour
     >>> print(to_markdown('<p>[x](javascript:alert(1)) <script>x()</script></p>'))
-    \\[x\\](javascript:alert(1))
+    \\[x](javascript:alert(1))
     """
+    # As `to_text` does: the Markdown is searched for the characters HTML or
+    # XML forbid (raw, or percent-encoded by a link made absolute), not the
+    # whole tree; only Markdown holding some is made again from a tree they
+    # are dropped from.
+    markdown = _converted(html_or_tag, base_url, policy, characters=False)
+    if has_forbidden(markdown) or ENCODED_FORBIDDEN.search(markdown) is not None:
+        markdown = _converted(html_or_tag, base_url, policy, characters=True)
+    return markdown
+
+
+def _converted(
+    html_or_tag: HtmlOrTag,
+    base_url: str | None,
+    policy: CleanPolicy | str | None,
+    characters: bool,
+) -> str:
     languages: dict[Any, str] = {}
     el = working_copy(
         html_or_tag,
         policy,
         base_url,
         before_clean=lambda copy: languages.update(code_languages(copy)),
+        characters=characters,
+        read=_READ,
     )
     return markdown_of_element(el, languages)
 
@@ -112,30 +155,61 @@ class _Block:
     """One block of the output: a paragraph or heading (whose text a link
     around blocks may still wrap), or Markdown already written (``raw``)."""
 
-    __slots__ = ("kind", "linked", "prefix", "text")
+    __slots__ = ("interrupts", "kind", "linked", "prefix", "text")
 
     def __init__(self, kind: str, text: str, prefix: str = "", linked: bool = True):
         self.kind = kind
         self.text = text
         self.prefix = prefix
         self.linked = linked
+        #: A list that may follow a paragraph's line without a blank line
+        #: (CommonMark 5.3: a bullet list, or one numbered from 1, whose
+        #: first item is not empty).
+        self.interrupts = False
 
     def markdown(self) -> str:
         return self.prefix + self.text
 
 
+class _Flow:
+    """The blocks being written for one container, and its open paragraph."""
+
+    __slots__ = ("inline", "items", "out")
+
+    def __init__(self, inline: Inline) -> None:
+        self.out: list[_Block] = []
+        self.inline = inline
+        #: List items outside a list, in a row (written as one list).
+        self.items: list[Any] = []
+
+
 class _Converter:
     def __init__(self, root: etree._Element, languages: dict[Any, str]) -> None:
         self.languages = languages
+        #: How many links around blocks the walk is in (``]`` is escaped).
+        self.linking = 0
         # Inline elements holding blocks (a link around a heading): treated
         # as blocks. Found once, bottom-up, instead of a search per element.
+        # A block that shows nothing (``<a>More<div></div></a>``) leaves the
+        # inline element inline, as a browser keeps it on its line.
         holders: set[Any] = set()
         for block in root.iter(*BLOCK_TAGS):
             parent = block.getparent()
+            if (
+                parent is None
+                or parent is root
+                or parent in holders
+                or parent.tag in BLOCK_TAGS
+                or _shows_nothing(block)
+            ):
+                continue
             while parent is not None and parent is not root and parent not in holders:
                 holders.add(parent)
                 parent = parent.getparent()
         self.holders = holders
+        #: Elements never shown (`SKIPPED_TAGS`, ``hidden``), found in C.
+        self.skipped = set(root.iter(*SKIPPED_TAGS))
+        self.skipped.update(root.xpath(".//*[@hidden]"))
 
     def is_block(self, node: Any) -> bool:
         return node.tag in BLOCK_TAGS or node in self.holders
@@ -143,41 +217,120 @@ class _Converter:
     # -- blocks -------------------------------------------------------------
     def blocks(self, el: Any, depth: int) -> list[_Block]:
         """The blocks of ``el``'s content."""
-        out: list[_Block] = []
-        inline = Inline()
-        holders = self.holders
-        sub = WHITESPACE.sub
+        flow = _Flow(Inline(link=self.linking > 0))
         if el.text:
-            inline.text(sub(" ", el.text))
-        for child in el:
+            flow.inline.text(WHITESPACE.sub(" ", el.text))
+        self.flow(el, 0, depth, flow)
+        self.end_line(flow, depth)
+        return flow.out
+
+    def end_line(self, flow: _Flow, depth: int) -> None:
+        """End the paragraph (or the list items outside a list) being written."""
+        if flow.items:
+            self.list_block(None, depth + 1, flow.out, flow.items)
+            flow.items = []
+        if flow.inline.content:
+            _paragraph(flow.inline, flow.out)
+            flow.inline = Inline(link=self.linking > 0)
+
+    def flow(self, el: Any, start: int, depth: int, flow: _Flow) -> None:
+        """Add ``el``'s children from ``start`` (with their tails) to ``flow``.
+
+        An inline element holding blocks (`holders`) is looked through, as
+        a browser lays it out: what comes before its first block continues
+        the line, what comes after its last block starts one that its tail
+        continues. A link does the same if it starts with text (written as
+        a link on that line); else it links the blocks it holds.
+        """
+        holders, skipped = self.holders, self.skipped
+        sub = WHITESPACE.sub
+        for child in el[start:] if start else el:
             tag = child.tag
-            if type(tag) is str and not _skipped(child):
-                if tag in BLOCK_TAGS or child in holders:
-                    if inline.content:
-                        _paragraph(inline, out)
-                    inline = Inline()
-                    self.block(child, depth + 1, out)
+            if type(tag) is str and child not in skipped:
+                if tag == "li" and depth + 1 < _MAX_DEPTH:
+                    # A browser shows it as a list item wherever it is.
+                    if flow.inline.content:
+                        _paragraph(flow.inline, flow.out)
+                        flow.inline = Inline(link=self.linking > 0)
+                    flow.items.append(child)
+                    if (child.tail or "").strip():
+                        self.end_line(flow, depth)
+                        flow.inline.text(sub(" ", child.tail))
+                    continue
+                if flow.items:
+                    self.end_line(flow, depth)
+                if tag in BLOCK_TAGS:
+                    self.end_line(flow, depth)
+                    self.block(child, depth + 1, flow.out)
+                elif child not in holders:
+                    self.inline(child, flow.inline, depth + 1, flat=False)
+                elif depth + 1 >= _MAX_DEPTH:
+                    self.end_line(flow, depth)
+                    self.block(child, depth + 1, flow.out)
+                elif tag == "a" and _safe_url(child.get("href"), False):
+                    lead = self.leading_inline(child)
+                    if lead is not None:
+                        inline = flow.inline
+                        inline.open_link(child.get("href"))
+                        if child.text:
+                            inline.text(sub(" ", child.text))
+                        for node in child[:lead]:
+                            if type(node.tag) is str and node not in self.skipped:
+                                self.inline(node, inline, depth + 2, flat=False)
+                            if node.tail:
+                                inline.text(sub(" ", node.tail))
+                        inline.close_link()
+                        self.flow(child, lead, depth + 1, flow)
+                    else:
+                        self.end_line(flow, depth)
+                        self.block(child, depth + 1, flow.out)
                 else:
-                    self.inline(child, inline, depth + 1, flat=False)
+                    if child.text:
+                        flow.inline.text(sub(" ", child.text))
+                    self.flow(child, 0, depth + 1, flow)
             tail = child.tail
             if tail:
-                inline.text(sub(" ", tail))
-        if inline.content:
-            _paragraph(inline, out)
-        return out
+                if flow.items and tail.strip():
+                    self.end_line(flow, depth)
+                flow.inline.text(sub(" ", tail))
+
+    def leading_inline(self, el: Any) -> int | None:
+        """How many children of ``el`` come before its first block, if text
+        comes before it (else None: images alone join the block's link)."""
+        shown = bool((el.text or "").strip())
+        for i, child in enumerate(el):
+            tag = child.tag
+            if type(tag) is str and child not in self.skipped:
+                if tag in BLOCK_TAGS or tag == "li" or child in self.holders:
+                    return i if shown else None
+                shown = shown or _has_text(child)
+            shown = shown or bool((child.tail or "").strip())
+        return None
 
     def block(self, el: Any, depth: int, out: list[_Block]) -> None:
         tag = el.tag
         if depth >= _MAX_DEPTH:
             out.extend(_Block("p", text) for text in _plain(el))
         elif tag in _HEADINGS:
-            inline = Inline()
+            prefix = "#" * int(tag[1])
+            if any(node is not el for node in el.iter(*_NOT_IN_HEADINGS)):
+                # A list (or table…) in a heading: the heading is its first
+                # paragraph (else empty), the rest blocks after it.
+                inner = self.blocks(el, depth)
+                if inner and inner[0].kind == "p":
+                    first = inner.pop(0)
+                    heading = _heading(prefix, first.text.replace("\\\n", " "))
+                    heading.linked = first.linked
+                else:
+                    heading = _heading(prefix, "")
+                out.append(heading)
+                out.extend(inner)
+                return
+            inline = Inline(link=self.linking > 0)
             self.inline_content(el, inline, depth, flat=True)
-            text = inline.markdown(flat=True)
-            if text.endswith("#"):
-                text = text[:-1] + "\\#"
-            prefix = "#" * int(tag[1]) + (" " if text else "")
-            out.append(_Block("h", text, prefix, linked=inline.links > 0))
+            heading = _heading(prefix, inline.markdown(flat=True))
+            heading.linked = inline.links > 0
+            out.append(heading)
         elif tag in _LISTS:
             self.list_block(el, depth, out)
         elif tag == "blockquote":
@@ -190,73 +343,122 @@ class _Converter:
         elif tag == "table":
             self.table(el, depth, out)
         elif tag == "a" and _safe_url(el.get("href"), False):
-            destination = link_destination(el.get("href"))
+            self.linking += 1
             inner = self.blocks(el, depth)
-            for block in inner:
-                if block.kind in ("p", "h") and not block.linked and block.text:
-                    block.text = f"[{block.text}]({destination})"
-                    block.linked = True
-                    break
-            else:
-                # Nothing to link (an empty block): the link, empty, stays.
-                inner.insert(0, _Block("p", f"[]({destination})"))
+            self.linking -= 1
+            _link_blocks(inner, link_destination(el.get("href")))
             out.extend(inner)
         else:
             out.extend(self.blocks(el, depth))
 
-    def list_block(self, el: Any, depth: int, out: list[_Block]) -> None:
-        """A list; what the parser let in beside the items (text, other tags)
-        belongs to the item before it, or comes before the list."""
+    def list_block(
+        self, el: Any, depth: int, out: list[_Block], nodes: list[Any] | None = None
+    ) -> None:
+        """A list (``el``, or the list items ``nodes`` found outside one).
+
+        What the parser let in beside the items (text, other tags) belongs
+        to the item before it, or comes before the list; an element that
+        holds items of this list (``<ul><div><li>``) is looked through, as
+        a browser shows them as its items.
+        """
         before: list[_Block] = []
-        items: list[list[_Block]] = []
-        target = before
-        inline = Inline()
-
-        def flush() -> None:
-            nonlocal inline
-            if inline.content:
-                _paragraph(inline, target)
-            inline = Inline()
-
-        if el.text:
-            inline.text(WHITESPACE.sub(" ", el.text))
-        for child in el:
-            if isinstance(child.tag, str) and not _skipped(child):
-                if child.tag == "li":
-                    flush()
-                    target = self.blocks(child, depth + 1)
-                    items.append(target)
-                elif self.is_block(child):
-                    flush()
-                    self.block(child, depth + 1, target)
-                else:
-                    self.inline(child, inline, depth + 1, flat=False)
-            if child.tail:
-                inline.text(WHITESPACE.sub(" ", child.tail))
-        flush()
+        items: list[tuple[Any, list[_Block]]] = []
+        self._list_items(el, nodes, depth, before, items)
         out.extend(before)
         if not items:
             return
-        ordered = el.tag == "ol"
+        ordered = el is not None and el.tag == "ol"
         # Two lists in a row are one list in Markdown unless their markers differ.
         previous = out[-1].kind if out else ""
         if previous in ("ol.", "ul-"):
             kind = "ol)" if ordered else "ul*"
         else:
             kind = "ol." if ordered else "ul-"
-        number = _start(el.get("start")) if ordered else 0
+        step = 1
+        number = 0
+        if ordered:
+            # HTML 4.4.5: a reversed list counts down from its size.
+            if el.get("reversed") is not None:
+                step = -1
+            start = el.get("start")
+            if start is not None:
+                number = _number(start, 1)
+            else:
+                number = len(items) if step < 0 else 1
         loose = False
         lines: list[str] = []
-        for blocks in items:
+        first_number = number
+        for i, (li, blocks) in enumerate(items):
             body, spread = _item_body(blocks)
+            if body.startswith("---"):
+                # "- ---" is a thematic break; "- ___" an item holding one.
+                body = "___" + body[3:]
             loose = loose or spread
             if ordered:
-                marker = f"{number}{kind[2]} "
-                number += 1
+                value = li.get("value")
+                if value is not None:
+                    number = _number(value, number)
+                if i == 0:
+                    first_number = number
+                marker = f"{min(max(number, 0), 999_999_999)}{kind[2]} "
+                number += step
             else:
                 marker = f"{kind[2]} "
             lines.append(_prefixed(body, marker, marker.rstrip(), " " * len(marker)))
-        out.append(_Block(kind, ("\n\n" if loose else "\n").join(lines)))
+        block = _Block(kind, ("\n\n" if loose else "\n").join(lines))
+        block.interrupts = bool(items[0][1]) and (not ordered or first_number == 1)
+        out.append(block)
+
+    def _list_items(
+        self,
+        el: Any,
+        nodes: list[Any] | None,
+        depth: int,
+        before: list[_Block],
+        items: list[tuple[Any, list[_Block]]],
+    ) -> None:
+        """Sort a list's content into ``items`` (each with the blocks after
+        it) and the blocks ``before`` the first."""
+        target = before if not items else items[-1][1]
+        inline = Inline(link=self.linking > 0)
+
+        def flush() -> None:
+            nonlocal inline
+            if inline.content:
+                _paragraph(inline, target)
+            inline = Inline(link=self.linking > 0)
+
+        if nodes is None:
+            if el.text:
+                inline.text(WHITESPACE.sub(" ", el.text))
+            nodes = list(el)
+        last = nodes[-1] if nodes else None
+        for child in nodes:
+            tag = child.tag
+            if isinstance(tag, str) and child not in self.skipped:
+                if tag == "li":
+                    flush()
+                    target = self.blocks(child, depth + 1)
+                    items.append((child, target))
+                elif tag not in _LISTS and _holds_items(child):
+                    flush()
+                    count = len(items)
+                    self.linking += 1
+                    self._list_items(child, None, depth + 1, target, items)
+                    self.linking -= 1
+                    if tag == "a" and _safe_url(child.get("href"), False):
+                        linked = items[count][1] if len(items) > count else target
+                        _link_blocks(linked, link_destination(child.get("href")))
+                    if items:
+                        target = items[-1][1]
+                elif self.is_block(child):
+                    flush()
+                    self.block(child, depth + 1, target)
+                else:
+                    self.inline(child, inline, depth + 1, flat=False)
+            if child.tail and (el is not None or child is not last):
+                inline.text(WHITESPACE.sub(" ", child.tail))
+        flush()
 
     def code_block(self, el: Any) -> str:
         for br in el.iter("br"):
@@ -270,11 +472,7 @@ class _Converter:
         return f"{fence}{language}\n{code}{fence}"
 
     def table(self, el: Any, depth: int, out: list[_Block]) -> None:
-        rows = [
-            [c for c in row if isinstance(c.tag, str) and c.tag in ("td", "th")]
-            for row in _rows(el)
-        ]
-        rows = [r for r in rows if r]
+        rows = _rows(el)
         caption = el.find("caption")
         if caption is not None:
             out.extend(self.blocks(caption, depth))
@@ -289,7 +487,7 @@ class _Converter:
         for i, row in enumerate(rows):
             cells = []
             for cell in row:
-                inline = Inline()
+                inline = Inline(cell=True, link=self.linking > 0)
                 self.inline_content(cell, inline, depth, flat=True)
                 cells.append(inline.markdown(flat=True))
             if i == 0:
@@ -304,7 +502,7 @@ class _Converter:
         if el.text:
             inline.text(WHITESPACE.sub(" ", el.text))
         for child in el:
-            if isinstance(child.tag, str) and not _skipped(child):
+            if isinstance(child.tag, str) and child not in self.skipped:
                 self.inline(child, inline, depth + 1, flat)
             if child.tail:
                 inline.text(WHITESPACE.sub(" ", child.tail))
@@ -319,19 +517,22 @@ class _Converter:
         elif tag == "img":
             src = el.get("src")
             if _safe_url(src, True):
-                alt = escape_text(WHITESPACE.sub(" ", el.get("alt") or "").strip())
+                alt = WHITESPACE.sub(" ", el.get("alt") or "").strip()
+                alt = escape_text(alt, link=True, cell=inline.cell)
                 inline.atom(f"![{alt}]({link_destination(src)})")
         elif tag == "a" and _safe_url(el.get("href"), False):
-            inline.open_link()
+            inline.open_link(el.get("href"))
             self.inline_content(el, inline, depth, flat)
-            inline.close_link(el.get("href"))
+            inline.close_link()
         elif tag in _EMPHASIS:
             mark = inline.open_emphasis(_EMPHASIS[tag])
             self.inline_content(el, inline, depth, flat)
             inline.close_emphasis(mark)
         elif tag in _CODE and not any(True for _ in el.iter("a", "img")):
-            inline.atom(_code_span(" ".join(el.itertext())))
-        elif flat and tag in BLOCK_TAGS:
+            inline.atom(_code_span(" ".join(el.itertext()), inline.cell))
+        elif tag in BLOCK_TAGS:
+            # In a heading or a cell, or a block that shows nothing: its
+            # line breaks are spaces.
             inline.space()
             self.inline_content(el, inline, depth, flat)
             inline.space()
@@ -350,27 +551,19 @@ def _item_body(blocks: list[_Block]) -> tuple[str, bool]:
     """A list item's blocks, and whether a blank line separates any two.
 
     A paragraph and the list after it stay together (a tight item), where
-    that list may interrupt a paragraph: a bullet list, or one numbered
-    from 1.
+    that list may interrupt a paragraph (`_Block.interrupts`): else its
+    first line would be read as the paragraph's (``-`` alone: a setext
+    underline).
     """
     parts: list[str] = []
     spread = False
     for i, block in enumerate(blocks):
         if i:
-            before = blocks[i - 1]
-            tight = (
-                before.kind == "p"
-                and (block.kind.startswith("ul") or block.text.startswith("1"))
-                and block.kind[:2] in ("ul", "ol")
-            )
+            tight = blocks[i - 1].kind == "p" and block.interrupts
             parts.append("\n" if tight else "\n\n")
             spread = spread or not tight
         parts.append(block.markdown())
     return "".join(parts), spread
-
-
-def _skipped(el: Any) -> bool:
-    return el.tag in SKIPPED_TAGS or el.get("hidden") is not None
 
 
 def _safe_url(url: str | None, image: bool) -> bool:
@@ -383,29 +576,124 @@ def _safe_url(url: str | None, image: bool) -> bool:
     return _SCRIPT_URL.match(url) is None
 
 
-def _start(value: str | None) -> int:
+def _number(value: str, default: int) -> int:
+    """An ``<ol start>`` or ``<li value>``: an integer, else ``default``."""
     try:
-        number = int((value or "1").strip())
+        return int(value.strip())
     except ValueError:
-        return 1
-    return min(max(number, 0), 999_999_999)
+        return default
 
 
-def _rows(table: Any) -> list[Any]:
-    """The table's rows, in order, not those of tables inside it."""
-    rows: list[Any] = []
+def _heading(prefix: str, text: str) -> _Block:
+    """A heading's block; a trailing run of ``#`` it would close on is escaped."""
+    match = _CLOSING_HASHES.search(text)
+    if match is not None:
+        text = text[: match.start(1)] + "\\" + text[match.start(1) :]
+    return _Block("h", text, prefix + (" " if text else ""))
+
+
+def _shows_nothing(block: Any) -> bool:
+    """Whether a block holds no text, image, rule, list item or heading to
+    show (an empty heading is still one)."""
+    if next(block.iter(*_STRUCTURE), None) is not None:
+        return False
+    return not _has_text(block)
+
+
+def _has_text(el: Any) -> bool:
+    text = etree.tostring(el, method="text", encoding=str, with_tail=False)
+    return not text.isspace() and text != ""
+
+
+def _holds_items(el: Any) -> bool:
+    """Whether ``el`` (in a list) holds list items of no list inside it."""
+    for li in el.iter("li"):
+        parent = li.getparent()
+        while parent is not el:
+            if parent.tag in _LISTS:
+                break
+            parent = parent.getparent()
+        else:
+            return True
+    return False
+
+
+def _link_blocks(blocks: list[_Block], destination: str) -> None:
+    """Link the blocks a link around blocks holds: the first paragraphs (an
+    image, a line of text) and the heading after them, as one link; the
+    rest keep their own links, or none (a Markdown link holds one line)."""
+    start = next(
+        (
+            i
+            for i, b in enumerate(blocks)
+            if b.kind in ("p", "h") and not b.linked and b.text
+        ),
+        None,
+    )
+    if start is None:
+        # Nothing to link (an empty block): the link, empty, stays.
+        blocks.insert(0, _Block("p", f"[]({destination})"))
+        return
+    end = start
+    while blocks[end].kind == "p" and end + 1 < len(blocks):
+        after = blocks[end + 1]
+        if after.kind not in ("p", "h") or after.linked or not after.text:
+            break
+        end += 1
+    run = blocks[start : end + 1]
+    last = run[-1]
+    if last.kind == "h":
+        text = " ".join(b.text.replace("\\\n", " ") for b in run)
+    else:
+        text = "\\\n".join(b.text for b in run)
+    last.text = f"[{text}]({destination})"
+    last.linked = True
+    blocks[start : end + 1] = [last]
+
+
+def _rows(table: Any) -> list[list[Any]]:
+    """The cells of the table's rows (not those of tables inside it), in the
+    order a browser shows them: its first ``<thead>`` first, its first
+    ``<tfoot>`` last (HTML 4 wrote it before the body). Cells the parser
+    left outside a row (``<tbody><td>``) make one row, as a browser's
+    parser would wrap them in one."""
+    head: list[list[Any]] = []
+    body: list[list[Any]] = []
+    foot: list[list[Any]] = []
     for child in table:
-        if child.tag in ("thead", "tbody", "tfoot"):
-            rows.extend(c for c in child if c.tag == "tr")
-        elif child.tag == "tr":
-            rows.append(child)
-    return rows
+        tag = child.tag
+        if tag == "thead" and not head:
+            _section_rows(child, head)
+        elif tag == "tfoot":
+            _section_rows(child, foot)
+        elif tag in ("thead", "tbody", "tfoot"):
+            _section_rows(child, body)
+    _section_rows(table, body)
+    return [row for row in head + body + foot if row]
 
 
-def _code_span(text: str) -> str:
+def _section_rows(section: Any, rows: list[list[Any]]) -> None:
+    """Add the rows of a table section (or the table's own) to ``rows``."""
+    loose: list[Any] | None = None
+    for child in section:
+        tag = child.tag
+        if tag == "tr":
+            rows.append([c for c in child if c.tag in _CELLS])
+            loose = None
+        elif tag in _CELLS:
+            if loose is None:
+                loose = []
+                rows.append(loose)
+            loose.append(child)
+
+
+def _code_span(text: str, cell: bool) -> str:
+    """Inline code; in a table cell, ``|`` is escaped even there (GFM 4.10)."""
     text = WHITESPACE.sub(" ", text)
     if not text.strip():
-        return escape_text(text.strip())
+        return ""
+    if cell:
+        text = text.replace("|", "\\|")
     longest = max((len(r) for r in re.findall(r"`+", text)), default=0)
     ticks = "`" * (longest + 1)
     pad = " " if text[0] in "` " or text[-1] in "` " else ""

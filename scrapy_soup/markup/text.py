@@ -34,6 +34,9 @@ __all__ = ["text_of_element", "to_text"]
 _PARAGRAPH = "p"
 _CELLS = frozenset({"td", "th"})
 _PRE_TAGS = frozenset({"pre", "listing", "xmp", "plaintext", "textarea"})
+#: The attributes the text depends on: only they are cleaned on the way
+#: (cleaning the others is most of the sanitizer's time, for nothing here).
+_READ = frozenset({"hidden", "open"})
 
 # Items of the collection: text, or a request for line breaks (an int), or
 # one of these, written as they are with the spaces around them dropped.
@@ -68,27 +71,46 @@ def to_text(
     # whole tree (a serialization of it): only a text holding some is read
     # again from a tree they are dropped from, where the spaces around them
     # collapse as they would have.
-    text = text_of_element(working_copy(html_or_tag, policy, None, characters=False))
+    text = text_of_element(
+        working_copy(html_or_tag, policy, None, characters=False, read=_READ)
+    )
     if has_forbidden(text):
-        text = text_of_element(working_copy(html_or_tag, policy, None))
+        text = text_of_element(working_copy(html_or_tag, policy, None, read=_READ))
     return text
 
 
 def text_of_element(el: etree._Element) -> str:
     """`to_text` of a tree already cleaned (its content; ``el`` is a container)."""
     items: list[Any] = []
+    _collect(el, items)
+    return _join(items)
+
+
+def _collect(el: Any, items: list[Any]) -> None:
+    """Add the text and breaks of ``el`` and its content (not its tail) to ``items``.
+
+    As a browser shows them: a closed ``<details>`` only its first
+    ``<summary>``, a table's ``<tfoot>`` after its body.
+    """
     add = items.append
     sub = WHITESPACE.sub
     blocks, skipped, cells, pres = BLOCK_TAGS, SKIPPED_TAGS, _CELLS, _PRE_TAGS
     pre = 0  # how many <pre> (and alike) the walk is in
     left_out = None  # the element whose content the walk skipped
+    closed: set[Any] = set()  # the closed <details> the walk is in
+    feet: dict[Any, list[Any]] = {}  # table -> the <tfoot> written at its end
     walker = etree.iterwalk(el, events=("start", "end"))
     for event, node in walker:
         tag = node.tag
         if event == "start":
             if type(tag) is not str:
                 continue
-            if tag in skipped or node.get("hidden") is not None:
+            if (
+                tag in skipped
+                or node.get("hidden") is not None
+                or (closed and _folded(node, closed))
+                or (tag == "tfoot" and node is not el and _foot_moved(node, feet))
+            ):
                 walker.skip_subtree()
                 left_out = node
                 continue
@@ -97,6 +119,9 @@ def text_of_element(el: etree._Element) -> str:
                     add(2 if tag == _PARAGRAPH else 1)
                     if tag in pres:
                         pre += 1
+                if tag == "details" and node.get("open") is None:
+                    closed.add(node)
+                    continue  # its text is not shown
             elif tag == "br":
                 add(_Forced(_NEWLINE))
             text = node.text
@@ -113,12 +138,35 @@ def text_of_element(el: etree._Element) -> str:
             else:
                 if tag in pres:
                     pre -= 1
+                if feet and tag == "table" and node in feet:
+                    for foot in feet.pop(node):
+                        _collect(foot, items)
                 add(2 if tag == _PARAGRAPH else 1)
         if node is not el:
             tail = node.tail
-            if tail:
+            if tail and not (closed and node.getparent() in closed):
                 add(_Forced(tail) if pre else sub(" ", tail))
-    return _join(items)
+
+
+def _folded(node: Any, closed: set[Any]) -> bool:
+    """Whether ``node`` is in a closed ``<details>`` but not its summary."""
+    parent = node.getparent()
+    return parent in closed and not (
+        node.tag == "summary" and parent.find("summary") is node
+    )
+
+
+def _foot_moved(foot: Any, feet: dict[Any, list[Any]]) -> bool:
+    """Whether a ``<tfoot>`` comes before the table's rows (it is then noted
+    in ``feet``, to be written at the table's end)."""
+    table = foot.getparent()
+    if table is None or table.tag != "table":
+        return False
+    for after in foot.itersiblings():
+        if after.tag in ("tbody", "tr", "td", "th"):
+            feet.setdefault(table, []).append(foot)
+            return True
+    return False
 
 
 def _join(items: list[Any]) -> str:
