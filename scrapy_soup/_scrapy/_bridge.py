@@ -96,13 +96,38 @@ def container_of(soup: Soup) -> etree._Element:
     return el
 
 
-def absolutize(soup: Soup, base_url: str, extra_attributes: tuple[str, ...]) -> int:
-    """Make every URL in a fragment soup absolute; return how many were rewritten."""
+def absolutize(
+    soup: Soup,
+    base_url: str,
+    extra_attributes: tuple[str, ...],
+    encoding: str | None = None,
+) -> int:
+    """Make every URL in a fragment soup absolute; return how many were rewritten.
+
+    A page URL that cannot be a base (``data:``, ``about:``) leaves the
+    links as they are, as a browser cannot resolve them either.
+    """
+    from scrapy_soup.markup._url import can_be_base
     from scrapy_soup.markup.links import absolutize_element
 
+    if not _can_be_base(base_url, can_be_base):
+        return 0
     return absolutize_element(
-        container_of(soup), base_url, extra_attrs=extra_attributes
+        container_of(soup), base_url, extra_attrs=extra_attributes, encoding=encoding
     )
+
+
+#: base URL -> whether it can be one (an item's page repeats)
+_BASES: dict[str, bool] = {}
+
+
+def _can_be_base(url: str, check: Any) -> bool:
+    known = _BASES.get(url)
+    if known is None:
+        if len(_BASES) > 1024:
+            _BASES.clear()
+        known = _BASES[url] = check(url)
+    return known
 
 
 def clean(soup: Soup, policy: CleanPolicy) -> dict[str, int]:

@@ -10,9 +10,9 @@ reads and checks the settings and logs what is wrong, once per crawler:
 - a wrong value: one ERROR line naming the setting, the value and the
   expected form; no component is configured and the spider is closed before
   its first request, with the finish reason ``soup_invalid_settings``;
-- a setup that loses what a component promises (the downloader middleware
-  with neither the spider middleware nor the pipelines): one WARNING saying
-  what to add.
+- a setup where no component of ours sees the items (the downloader
+  middleware alone): one ERROR saying what to add; the links pipeline with
+  no way to know an item's page: one WARNING.
 
 At close, a field named in ``SOUP_HTML_FIELDS``, ``SOUP_TEXT_FIELDS`` or
 ``SOUP_MARKDOWN_FIELDS`` that no item had is reported (:class:`FieldsSeen`).
@@ -29,11 +29,10 @@ import scrapy
 from itemadapter import ItemAdapter
 from scrapy import signals
 from scrapy.exceptions import CloseSpider, NotConfigured
-from scrapy.utils.conf import build_component_list
-from scrapy.utils.misc import load_object
 
 from scrapy_soup._scrapy._config import Config, SettingsError, parse_setting
 from scrapy_soup._scrapy._settings import SETTINGS_BY_NAME
+from scrapy_soup._scrapy._setup import LINKS, Setup
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -85,7 +84,7 @@ def _check(crawler: Crawler) -> Config | SettingsError:
         _close_at_open(crawler)
         return exc
     _warn_unknown(settings)
-    _check_setup(settings, config)
+    _check_setup(crawler, config)
     return config
 
 
@@ -133,69 +132,40 @@ def _close_at_open(crawler: Crawler) -> None:
         crawler.signals.connect(close_when_started, signals.engine_started, weak=False)
 
 
-#: The components a setup check looks for, by name (this module is imported
-#: by theirs): a subclass counts as the class.
-_DOWNLOADER_MW = "scrapy_soup._scrapy.middlewares.SoupDownloaderMiddleware"
-_SPIDER_MW = "scrapy_soup._scrapy.middlewares.SoupSpiderMiddleware"
-_PIPELINE = "scrapy_soup._scrapy.pipelines._HtmlFieldPipeline"
-_LINKS_PIPELINE = "scrapy_soup._scrapy.pipelines.AbsoluteLinksPipeline"
+#: What each warning about a setup tells the user to add.
+ADD_ADDON = 'Enable the add-on (ADDONS = {"scrapy_soup.Addon": 0})'
+ADD_SPIDER_MW = 'SPIDER_MIDDLEWARES = {"scrapy_soup.SoupSpiderMiddleware": 30}'
+#: The ERROR of a setup where no component of ours sees the items.
+DOWNLOADER_ALONE = (
+    "SoupDownloaderMiddleware is enabled without SoupSpiderMiddleware or the "
+    "scrapy_soup pipelines: no component of scrapy_soup sees the items, so soup "
+    "objects in them (a Tag, tag.attrs, ...) are neither turned into plain data "
+    "nor cleaned, and feed exporters fail on them or export them raw. "
+    f"{ADD_ADDON} or add {ADD_SPIDER_MW}"
+)
 
 
-def _listed(settings: BaseSettings, name: str) -> bool:
-    """Whether a component setting names a scrapy_soup pipeline at all, even
-    with ``None`` (a user who disabled one chose so: nothing to warn about)."""
-    for key in settings.getwithbase(name):
-        path = key if isinstance(key, str) else getattr(key, "__module__", "")
-        if str(path).startswith("scrapy_soup"):
-            return True
-    return False
-
-
-def _enabled(settings: BaseSettings, name: str) -> set[str]:
-    """The names of the classes listed (with an order) in a component setting,
-    and of their base classes."""
-    names: set[str] = set()
-    for path in build_component_list(settings.getwithbase(name)):
-        try:
-            component = load_object(path)
-        except (ImportError, NameError, ValueError, AttributeError):
-            continue  # someone else's broken entry: Scrapy reports it
-        for cls in getattr(component, "__mro__", ()):
-            names.add(f"{cls.__module__}.{cls.__qualname__}")
-    return names
-
-
-def _check_setup(settings: BaseSettings, config: Config) -> None:
-    """Warn once about a setup where an enabled component cannot keep its promise."""
-    downloader = _DOWNLOADER_MW in _enabled(settings, "DOWNLOADER_MIDDLEWARES")
-    spider = _SPIDER_MW in _enabled(settings, "SPIDER_MIDDLEWARES")
-    pipeline_names = _enabled(settings, "ITEM_PIPELINES")
-    pipelines = _PIPELINE in pipeline_names
-    if downloader and not spider and not pipelines:
-        logger.warning(
-            "SoupDownloaderMiddleware is enabled without SoupSpiderMiddleware or "
-            "the scrapy_soup pipelines: items holding soup objects (a Tag, "
-            "tag.attrs, ...) are not turned into plain data and feed exporters "
-            'may lose them. Enable the add-on (ADDONS = {"scrapy_soup.Addon": 0}) '
-            'or add SPIDER_MIDDLEWARES = {"scrapy_soup.SoupSpiderMiddleware": 30}'
-        )
-    if spider and not pipelines and not _listed(settings, "ITEM_PIPELINES"):
-        logger.warning(
-            "SoupSpiderMiddleware is enabled without the scrapy_soup pipelines: "
-            "soup objects in items become plain data, but their HTML (and the "
-            "HTML fields) is exported as it is on the page, links not made "
-            "absolute, nothing cleaned. Enable the add-on "
-            '(ADDONS = {"scrapy_soup.Addon": 0}) or add ITEM_PIPELINES = '
-            '{"scrapy_soup.AbsoluteLinksPipeline": 100, '
-            '"scrapy_soup.CleanHtmlPipeline": 110}'
-        )
-    if _LINKS_PIPELINE in pipeline_names and not spider and config.url_field is None:
+def _check_setup(crawler: Crawler, config: Config) -> None:
+    """Say once, at start, what a setup cannot do and what to add."""
+    setup = Setup.of(crawler)
+    if (
+        setup.downloader_middleware
+        and not setup.spider_middleware
+        and not setup.has_pipelines
+    ):
+        logger.error("%s", DOWNLOADER_ALONE)
+    if (
+        setup.has_stage(LINKS)
+        and not setup.spider_middleware
+        and config.url_field is None
+    ):
         logger.warning(
             "AbsoluteLinksPipeline is enabled without SoupSpiderMiddleware or "
             "SOUP_URL_FIELD: it knows no page URL to make an item's relative "
-            "links absolute against, and leaves them relative. Enable the "
-            'add-on (ADDONS = {"scrapy_soup.Addon": 0}) or add '
-            'SPIDER_MIDDLEWARES = {"scrapy_soup.SoupSpiderMiddleware": 30}'
+            "links absolute against, so an HTML value holding one is exported "
+            "as its text, escaped. %s or add %s",
+            ADD_ADDON,
+            ADD_SPIDER_MW,
         )
 
 

@@ -146,7 +146,9 @@ def _rewrite(
     return "".join(out), count
 
 
-def document_base(el: etree._Element, base_url: str) -> tuple[Base, Base]:
+def document_base(
+    el: etree._Element, base_url: str, encoding: str | None = None
+) -> tuple[Base, Base]:
     """The base for *el*: the document's first ``<base href>``, else *base_url*.
 
     HTML Standard, "document base URL": the first ``base`` element with an
@@ -154,9 +156,10 @@ def document_base(el: etree._Element, base_url: str) -> tuple[Base, Base]:
     "frozen base URL" falls back to the document URL when the href does not
     parse or has a ``data:`` or ``javascript:`` scheme.
     Returns ``(base, document_url)``: the ``<base>`` element's own href is
-    resolved against the document URL, not against itself.
+    resolved against the document URL, not against itself.  *encoding* is
+    the page's, for the queries of resolved URLs (see `Base`).
     """
-    document_url = Base(base_url)
+    document_url = Base(base_url, encoding)
     href = None
     # iter() with a tag filter walks in C; an XPath with a local-name()
     # predicate costs a function call per element ("{*}" also matches no
@@ -168,7 +171,7 @@ def document_base(el: etree._Element, base_url: str) -> tuple[Base, Base]:
     if href is None:
         return document_url, document_url
     try:
-        base = Base(document_url.resolve(href) or href)
+        base = Base(document_url.resolve(href) or href, encoding)
     except ValueError:
         return document_url, document_url
     if base.scheme in ("data", "javascript"):
@@ -177,7 +180,11 @@ def document_base(el: etree._Element, base_url: str) -> tuple[Base, Base]:
 
 
 def absolutize_element(
-    el: etree._Element, base_url: str, *, extra_attrs: Iterable[str] = ()
+    el: etree._Element,
+    base_url: str,
+    *,
+    extra_attrs: Iterable[str] = (),
+    encoding: str | None = None,
 ) -> int:
     """Make every relative URL in *el* and its descendants absolute; return how many.
 
@@ -195,8 +202,9 @@ def absolutize_element(
     removing those is `scrapy_soup.clean`'s business), and anything that
     does not parse (invalid IPv6 hosts, bad ports): never raises for a URL
     in the HTML.  Resolved URLs are percent-encoded the WHATWG way
-    (`w3lib.url.safe_url_string`).  Raises ValueError if *base_url* is not
-    an absolute hierarchical URL.
+    (`w3lib.url.safe_url_string`), their query in *encoding* (the page's;
+    UTF-8 if not given), as ``response.follow()`` requests them.  Raises
+    ValueError if *base_url* is not an absolute hierarchical URL.
     """
     kinds = _kinds(tuple(sorted(set(extra_attrs))))
     names = kinds.keys()
@@ -208,7 +216,7 @@ def absolutize_element(
         for node in el.iter(etree.Element)
         if not names.isdisjoint(node.keys()) or node.tag == "style"
     )
-    return _absolutize_nodes(el, nodes, base_url, kinds)
+    return _absolutize_nodes(el, nodes, base_url, kinds, encoding)
 
 
 def link_attribute_names(extra_attrs: Iterable[str] = ()) -> Set[str]:
@@ -239,8 +247,9 @@ def _absolutize_nodes(
     nodes: Iterable[etree._Element],
     base_url: str,
     kinds: dict[str, int],
+    encoding: str | None = None,
 ) -> int:
-    base, document_url = document_base(el, base_url)
+    base, document_url = document_base(el, base_url, encoding)
     resolve = base.resolve
     count = 0
     local_tags: dict[str, str] = {}
