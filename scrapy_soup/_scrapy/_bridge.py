@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "absolutize",
+    "absolutize_document",
     "clean",
     "clean_markup",
     "container_of",
@@ -39,6 +40,7 @@ __all__ = [
     "fragment_html",
     "fragment_of_markup",
     "fragment_of_tag",
+    "is_document",
     "remember_code_languages",
 ]
 
@@ -128,6 +130,28 @@ def _can_be_base(url: str, check: Any) -> bool:
             _BASES.clear()
         known = _BASES[url] = check(url)
     return known
+
+
+def is_document(text: str) -> bool:
+    """Whether a field's string is a whole document (``<html>`` or a doctype first)."""
+    from scrapy_soup.markup._markup import is_document as markup_is_document
+
+    return markup_is_document(text)
+
+
+def absolutize_document(
+    text: str, base_url: str, extra_attributes: tuple[str, ...], encoding: str | None
+) -> str:
+    """`absolutize_links` of a whole document string: its ``<html>``,
+    ``<head>`` and ``<body>`` kept, as a fragment soup cannot keep them."""
+    from scrapy_soup.markup._url import can_be_base
+    from scrapy_soup.markup.links import absolutize_links
+
+    if not _can_be_base(base_url, can_be_base):
+        return text
+    return absolutize_links(
+        text, base_url, extra_attrs=extra_attributes, encoding=encoding
+    )
 
 
 def clean(soup: Soup, policy: CleanPolicy) -> dict[str, int]:

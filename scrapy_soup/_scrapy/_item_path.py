@@ -31,12 +31,14 @@ from w3lib.encoding import html_to_unicode
 
 from scrapy_soup._scrapy._bridge import (
     absolutize,
+    absolutize_document,
     clean,
     clean_markup,
     clean_text,
     convert,
     fragment_html,
     fragment_of_markup,
+    is_document,
     remember_code_languages,
 )
 from scrapy_soup._scrapy._checks import FieldsSeen, crawler_config
@@ -103,6 +105,11 @@ class Stage:
         """The value's final ``str`` when this is the last stage."""
         return fragment_html(fragment)
 
+    def document(self, text: str, base_url: str | None, encoding: str | None) -> str:
+        """A whole document string done by this stage (no fragment can hold
+        its ``<html>``, ``<head>`` and ``<body>``)."""
+        raise NotImplementedError
+
 
 class LinksStage(Stage):
     """Make every URL absolute against the item's base URL."""
@@ -124,6 +131,13 @@ class LinksStage(Stage):
         count = absolutize(fragment, base_url, self._extra, encoding)
         return {LINKS_ABSOLUTIZED: count}
 
+    def document(self, text: str, base_url: str | None, encoding: str | None) -> str:
+        if base_url is None:
+            # As transform(): fails if the document holds a relative link.
+            self.transform(fragment_of_markup(text), None, None)
+            return text
+        return absolutize_document(text, base_url, self._extra, encoding)
+
 
 class CleanStage(Stage):
     """Remove what the cleaning policy does not keep."""
@@ -144,6 +158,9 @@ class CleanStage(Stage):
         # fixpoint that parses back to a tree the policy accepts (one more
         # round here, as the tree is already clean).
         return clean_markup(fragment_html(fragment), self._policy)
+
+    def document(self, text: str, base_url: str | None, encoding: str | None) -> str:
+        return clean_markup(text, self._policy)
 
 
 def _finish_as(stage: Stage, fragment: Soup, fmt: str | None) -> str:
@@ -566,6 +583,12 @@ class ItemPath:
                     work.totals[key] = work.totals.get(key, 0) + count
             return text
         try:
+            if fragment is None and fmt is None and is_document(text):
+                # Kept whole, as clean() keeps a document string; serialized
+                # by each stage (a whole document field is rare).
+                for stage in work.stages:
+                    text = stage.document(text, base_url, work.encoding)
+                return text
             if fragment is None:
                 fragment = fragment_of_markup(text)
             if fmt == "markdown":

@@ -190,6 +190,12 @@ class Base:
         #: value -> resolved: a page repeats its links (menus, footers).
         self._memo: dict[str, str | None] = {}
 
+    def resolve_empty(self) -> str:
+        """What an empty reference (``href=""``) resolves to: this URL, without
+        its fragment (WHATWG URL, relative state; lxml's
+        ``make_links_absolute`` gives the page URL too)."""
+        return self.url.split("#", 1)[0]
+
     def resolve(self, value: str) -> str | None:
         """Return the absolute URL for a relative *value*, or None to leave it alone.
 
