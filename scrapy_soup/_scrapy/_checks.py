@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import difflib
 import logging
+import re
 import weakref
 from typing import TYPE_CHECKING, Any
 
@@ -88,12 +89,38 @@ def _check(crawler: Crawler) -> Config | SettingsError:
     return config
 
 
+def _squeezed(name: str) -> str:
+    """A setting name without case or separators: ``soup_html-Fields`` ->
+    ``SOUPHTMLFIELDS``."""
+    return re.sub(r"[^A-Z0-9]", "", name.upper())
+
+
+#: squeezed name -> the declared name
+_SQUEEZED = {_squeezed(name): name for name in SETTINGS_BY_NAME}
+
+
 def _warn_unknown(settings: BaseSettings) -> None:
-    known = list(SETTINGS_BY_NAME)
+    """Warn about each name that looks like a ``SOUP_*`` setting but is not one.
+
+    Found case-insensitively and without separators (``SOUPHTML_FIELDS``,
+    ``soup_html_fields``); a suggestion is given only when it is close.
+    """
     for name in sorted(k for k in settings if isinstance(k, str)):
-        if not name.startswith("SOUP_") or name in SETTINGS_BY_NAME:
+        if name in SETTINGS_BY_NAME:
             continue
-        close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+        squeezed = _squeezed(name)
+        if not squeezed.startswith("SOUP"):
+            continue
+        close = [_SQUEEZED[squeezed]] if squeezed in _SQUEEZED else []
+        if not close:
+            close = [
+                _SQUEEZED[c]
+                for c in difflib.get_close_matches(
+                    squeezed, _SQUEEZED, n=1, cutoff=0.85
+                )
+            ]
+        if not close and not name.startswith("SOUP_"):
+            continue  # SOUPLESS_..., another plugin's name
         hint = (
             f"did you mean {close[0]}?"
             if close
@@ -216,12 +243,12 @@ class FieldsSeen:
             return  # no item at all: nothing to tell about their fields
         had = sorted(str(k) for k in self._had)
         for name in sorted(self.missing):
-            close = difflib.get_close_matches(name, had, n=1, cutoff=0)
+            close = difflib.get_close_matches(name, had, n=1, cutoff=0.6)
             logger.warning(
                 "%s names the field %r, which no item had; %s",
                 self._setting_of[name],
                 name,
-                f"the closest field items had: {close[0]!r}"
+                f"did you mean {close[0]!r}? (a field items had)"
                 if close
-                else "items had no fields",
+                else "items had none close to it",
             )
