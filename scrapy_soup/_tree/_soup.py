@@ -656,6 +656,12 @@ def _register(doc: Document) -> None:
     _DOCUMENTS[top] = _ref(doc, _forget_document, top)
 
 
+def document_viewing(top: Any) -> Document | None:
+    """The live document a soup made over the tree whose top element is ``top``."""
+    ref = _DOCUMENTS.get(top)
+    return ref() if ref is not None else None
+
+
 def _forget_document(dead: Ref) -> None:
     if _DOCUMENTS.get(dead.key) is dead:
         del _DOCUMENTS[dead.key]
