@@ -274,7 +274,7 @@ def test_the_field_suggestion_at_close_is_offered_only_when_close(
 ) -> None:
     from scrapy_helpers import make_crawler
 
-    from scrapy_soup._scrapy._checks import FieldsSeen
+    from scrapy_soup._scrapy._fields_seen import FieldsSeen
 
     crawler = make_crawler(settings={"SOUP_HTML_FIELDS": [missing]})
     config = Config.from_settings(crawler.settings)

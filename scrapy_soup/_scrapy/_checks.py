@@ -14,8 +14,8 @@ reads and checks the settings and logs what is wrong, once per crawler:
   middleware alone): one ERROR saying what to add; the links pipeline with
   no way to know an item's page: one WARNING.
 
-At close, a field named in ``SOUP_HTML_FIELDS``, ``SOUP_TEXT_FIELDS`` or
-``SOUP_MARKDOWN_FIELDS`` that no item had is reported (:class:`FieldsSeen`).
+Closing the spider is :mod:`~scrapy_soup._scrapy._close`'s job; reporting
+fields no item had, at close, :mod:`~scrapy_soup._scrapy._fields_seen`'s.
 """
 
 from __future__ import annotations
@@ -24,13 +24,11 @@ import difflib
 import logging
 import re
 import weakref
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-import scrapy
-from itemadapter import ItemAdapter
-from scrapy import signals
-from scrapy.exceptions import CloseSpider, NotConfigured
+from scrapy.exceptions import NotConfigured
 
+from scrapy_soup._scrapy._close import INVALID_SETTINGS_REASON, close_at_open
 from scrapy_soup._scrapy._config import Config, SettingsError, parse_setting
 from scrapy_soup._scrapy._settings import SETTINGS_BY_NAME
 from scrapy_soup._scrapy._setup import LINKS, Setup
@@ -39,16 +37,9 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from scrapy.settings import BaseSettings
 
-__all__ = ["INVALID_SETTINGS_REASON", "FieldsSeen", "crawler_config"]
+__all__ = ["INVALID_SETTINGS_REASON", "crawler_config"]
 
 logger = logging.getLogger(__name__)
-
-#: The finish reason of a spider closed because a SOUP_* value is wrong.
-INVALID_SETTINGS_REASON = "soup_invalid_settings"
-
-#: Scrapy >= 2.18 closes a spider that a ``spider_opened`` handler asks to
-#: close (CloseSpider) before its start requests run.
-_CLOSE_AT_OPEN = scrapy.version_info >= (2, 18)
 
 #: crawler -> its Config, or the error its settings gave
 _CHECKED: weakref.WeakKeyDictionary[Crawler, Config | SettingsError] = (
@@ -82,7 +73,7 @@ def _check(crawler: Crawler) -> Config | SettingsError:
     except SettingsError as exc:
         _warn_unknown(settings)
         logger.error("%s", exc)
-        _close_at_open(crawler)
+        close_at_open(crawler, INVALID_SETTINGS_REASON)
         return exc
     _warn_unknown(settings)
     _check_setup(crawler, config)
@@ -129,36 +120,6 @@ def _warn_unknown(settings: BaseSettings) -> None:
         logger.warning("Unknown setting %s (ignored): %s", name, hint)
 
 
-def _close_at_open(crawler: Crawler) -> None:
-    """Close the spider before its first request, with our finish reason."""
-
-    def close_at_open(spider: Any) -> None:
-        raise CloseSpider(INVALID_SETTINGS_REASON)
-
-    def close_when_started() -> None:
-        # Scrapy < 2.18: the engine can be closed once it runs, on the next
-        # turn of the reactor (the start requests are not downloaded yet).
-        from scrapy.utils.reactor import CallLaterOnce
-
-        def close() -> None:
-            engine: Any = crawler.engine
-            if hasattr(engine, "close_spider_async"):  # 2.14 to 2.17
-                from scrapy.utils.defer import deferred_from_coro
-
-                deferred_from_coro(
-                    engine.close_spider_async(reason=INVALID_SETTINGS_REASON)
-                )
-            else:  # 2.13
-                engine.close_spider(crawler.spider, INVALID_SETTINGS_REASON)
-
-        CallLaterOnce(close).schedule()
-
-    if _CLOSE_AT_OPEN:
-        crawler.signals.connect(close_at_open, signals.spider_opened, weak=False)
-    else:
-        crawler.signals.connect(close_when_started, signals.engine_started, weak=False)
-
-
 #: What each warning about a setup tells the user to add.
 ADD_ADDON = 'Enable the add-on (ADDONS = {"scrapy_soup.Addon": 0})'
 ADD_SPIDER_MW = 'SPIDER_MIDDLEWARES = {"scrapy_soup.SoupSpiderMiddleware": 30}'
@@ -194,61 +155,3 @@ def _check_setup(crawler: Crawler, config: Config) -> None:
             ADD_ADDON,
             ADD_SPIDER_MW,
         )
-
-
-class FieldsSeen:
-    """Which of the configured field names items had; reported at close.
-
-    Names are looked for only until all are found; meanwhile the names items
-    did have are kept, for the suggestion.
-    """
-
-    def __init__(self, crawler: Crawler, config: Config) -> None:
-        named = {
-            "SOUP_HTML_FIELDS": config.html_fields,
-            "SOUP_TEXT_FIELDS": config.text_fields,
-            "SOUP_MARKDOWN_FIELDS": config.markdown_fields,
-        }
-        self._setting_of = {f: s for s, fields in named.items() for f in fields}
-        self.missing: set[str] = set(self._setting_of)
-        self._had: set[str] = set()
-        self._items = 0
-        if self.missing:
-            crawler.signals.connect(self._report, signals.spider_closed)
-
-    _BY_CRAWLER: weakref.WeakKeyDictionary[Crawler, FieldsSeen] = (
-        weakref.WeakKeyDictionary()
-    )
-
-    @classmethod
-    def of(cls, crawler: Crawler, config: Config) -> FieldsSeen:
-        """The one tracker of ``crawler`` (shared by its components)."""
-        seen = cls._BY_CRAWLER.get(crawler)
-        if seen is None:
-            seen = cls._BY_CRAWLER[crawler] = cls(crawler, config)
-        return seen
-
-    def add(self, item: Any) -> None:
-        """Note the fields of one item (nothing to do once every name was seen)."""
-        if not self.missing:
-            return
-        keys = item.keys() if type(item) is dict else ItemAdapter(item).keys()
-        self._items += 1
-        self.missing.difference_update(keys)
-        if self.missing:
-            self._had.update(keys)
-
-    def _report(self) -> None:
-        if not self._items:
-            return  # no item at all: nothing to tell about their fields
-        had = sorted(str(k) for k in self._had)
-        for name in sorted(self.missing):
-            close = difflib.get_close_matches(name, had, n=1, cutoff=0.6)
-            logger.warning(
-                "%s names the field %r, which no item had; %s",
-                self._setting_of[name],
-                name,
-                f"did you mean {close[0]!r}? (a field items had)"
-                if close
-                else "items had none close to it",
-            )

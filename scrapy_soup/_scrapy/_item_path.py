@@ -41,7 +41,8 @@ from scrapy_soup._scrapy._bridge import (
     is_document,
     remember_code_languages,
 )
-from scrapy_soup._scrapy._checks import FieldsSeen, crawler_config
+from scrapy_soup._scrapy._checks import crawler_config
+from scrapy_soup._scrapy._fields_seen import FieldsSeen
 from scrapy_soup._scrapy._origins import ItemOrigins, Origin
 from scrapy_soup._scrapy._plain import (
     FieldFailures,
