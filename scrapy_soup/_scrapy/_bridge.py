@@ -12,6 +12,7 @@ return for a string.
 from __future__ import annotations
 
 import copy
+import functools
 import weakref
 from typing import TYPE_CHECKING, Any
 
@@ -109,27 +110,21 @@ def absolutize(
     A page URL that cannot be a base (``data:``, ``about:``) leaves the
     links as they are, as a browser cannot resolve them either.
     """
-    from scrapy_soup.markup._url import can_be_base
     from scrapy_soup.markup.links import absolutize_element
 
-    if not _can_be_base(base_url, can_be_base):
+    if not _can_be_base(base_url):
         return 0
     return absolutize_element(
         container_of(soup), base_url, extra_attrs=extra_attributes, encoding=encoding
     )
 
 
-#: base URL -> whether it can be one (an item's page repeats)
-_BASES: dict[str, bool] = {}
+@functools.lru_cache(maxsize=1024)
+def _can_be_base(url: str) -> bool:
+    """Whether ``url`` can be a base URL (asked once per page: its items repeat it)."""
+    from scrapy_soup.markup._url import can_be_base
 
-
-def _can_be_base(url: str, check: Any) -> bool:
-    known = _BASES.get(url)
-    if known is None:
-        if len(_BASES) > 1024:
-            _BASES.clear()
-        known = _BASES[url] = check(url)
-    return known
+    return can_be_base(url)
 
 
 def is_document(text: str) -> bool:
@@ -144,10 +139,9 @@ def absolutize_document(
 ) -> str:
     """`absolutize_links` of a whole document string: its ``<html>``,
     ``<head>`` and ``<body>`` kept, as a fragment soup cannot keep them."""
-    from scrapy_soup.markup._url import can_be_base
     from scrapy_soup.markup.links import absolutize_links
 
-    if not _can_be_base(base_url, can_be_base):
+    if not _can_be_base(base_url):
         return text
     return absolutize_links(
         text, base_url, extra_attrs=extra_attributes, encoding=encoding
