@@ -271,3 +271,18 @@ def test_one_instance_of_each_component_per_crawler(
         "ItemPath": 1,
         "Setup": 1,
     }
+
+
+def test_reading_soup_without_the_downloader_middleware_names_it_once(
+    tmp_path: Path, urls: list[str]
+) -> None:
+    result, _ = _crawl(tmp_path, urls[:3], SPIDER_MW, allow_errors=True)
+    told = [
+        line
+        for line in result.log.splitlines()
+        if "SoupDownloaderMiddleware is not enabled" in line
+    ]
+    assert len(told) == 1 and " ERROR: " in told[0]
+    assert '{"scrapy_soup.SoupDownloaderMiddleware": 45}' in told[0]
+    # Each page's callback still failed (Scrapy's own error for each).
+    assert result.stats["spider_exceptions/AttributeError"] == 3
