@@ -193,3 +193,21 @@ def test_follow_of_a_whole_soup_says_what_it_takes() -> None:
     with pytest.raises(ValueError, match="takes a URL, a Link, a Selector or a Tag"):
         response.follow(response.soup)
     assert response.follow(response.soup.a).url == "http://example.com/dir/rel.html"
+
+
+def test_tag_selector_keeps_the_namespaces_registered_on_the_response() -> None:
+    from scrapy_soup._scrapy import SoupXmlResponse
+
+    body = (
+        b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        b"<url><loc>http://example.com/a</loc></url></urlset>"
+    )
+    response = SoupXmlResponse("http://example.com/sitemap.xml", body=body)
+    url = response.soup.find("url")  # the soup first, the namespace after
+    response.selector.register_namespace(
+        "sm", "http://www.sitemaps.org/schemas/sitemap/0.9"
+    )
+    # The oracle: the response's own selector with the same registration.
+    expected = response.xpath("//sm:url/sm:loc/text()").getall()
+    assert url.selector.xpath("sm:loc/text()").getall() == expected
+    assert expected == ["http://example.com/a"]

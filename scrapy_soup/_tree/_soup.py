@@ -509,6 +509,9 @@ class Soup(DocumentNode):
                 self._doc._mode, self._doc.is_xml = "xml", True
             text = getattr(markup, "_text", None)
             source = text if isinstance(text, str) else None
+            namespaces = getattr(markup, "namespaces", None)
+            if isinstance(namespaces, dict):
+                self._doc._namespaces = namespaces
             markup = root
         if isinstance(markup, etree._ElementTree):
             markup = markup.getroot()

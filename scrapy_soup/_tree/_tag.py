@@ -168,7 +168,9 @@ class Tag(AttributeReading, PageElement):
         if el is None:
             raise ValueError("an empty document has no element to select from")
         kind = "xml" if doc is not None and doc.is_xml else "html"
-        return Selector(root=el, type=kind)
+        # The namespaces registered on the response's selector hold here too.
+        namespaces = doc._namespaces if doc is not None else None
+        return Selector(root=el, type=kind, namespaces=namespaces)
 
     @property
     def hidden(self) -> bool:
