@@ -211,3 +211,16 @@ def test_tag_selector_keeps_the_namespaces_registered_on_the_response() -> None:
     expected = response.xpath("//sm:url/sm:loc/text()").getall()
     assert url.selector.xpath("sm:loc/text()").getall() == expected
     assert expected == ["http://example.com/a"]
+
+
+@pytest.mark.parametrize("query", ["body", "html", "p", "b", "p > b", "*", ":root"])
+def test_a_fragment_soups_selector_matches_what_the_soup_shows(query: str) -> None:
+    from bs4 import BeautifulSoup
+
+    markup = "<p>a <b>x</b></p><b>y</b>"
+    soup = Soup(markup, "fragment")
+    found = [s.root for s in soup.selector.css(query)]
+    assert found == [tag._el for tag in soup.select(query)]
+    # bs4's html.parser, which has no wrapper at all, is the oracle.
+    oracle = [str(t) for t in BeautifulSoup(markup, "html.parser").select(query)]
+    assert [s.get() for s in soup.selector.css(query)] == oracle
