@@ -192,6 +192,7 @@ class _ItemWork:
         "formats",
         "markup",
         "new_markup",
+        "origin",
         "stages",
         "totals",
     )
@@ -207,6 +208,7 @@ class _ItemWork:
     ) -> None:
         self.stages = stages
         self.failures = failures
+        self.origin = origin
         self.base_url = base_url
         self.encoding = origin.encoding if origin is not None else None
         self.markup = markup or {}
@@ -284,14 +286,9 @@ class ItemPath:
         formats = field_formats(
             item, config.text_fields, config.markdown_fields, self._formats
         )
-        work = _ItemWork(
-            self._early,
-            failures,
-            origin,
-            origin.base_url if origin is not None and self._early else None,
-            None,
-            formats,
-        )
+        # No base URL read yet: a Tag's own document has one, and finding a
+        # page's <base> can walk its whole tree.
+        work = _ItemWork(self._early, failures, origin, None, None, formats)
         try:
             process = None
             if self._early:
@@ -326,6 +323,8 @@ class ItemPath:
         copy that cannot be processed gives the Tag's text, escaped.
         """
         base_url = getattr(tag._doc, "base_url", None) or work.base_url
+        if base_url is None and work.origin is not None:
+            base_url = work.base_url = work.origin.base_url
         fmt = work.formats.get(path[0])
         try:
             if fmt == "markdown":
