@@ -70,6 +70,8 @@ class Setup:
             next((_STAGE_OF[n] for n in _names(c) if n in _STAGE_OF), None)
             for c in self.pipelines
         ]
+        #: pipeline class -> its place (`place_of`), asked for every item
+        self._places: dict[type, tuple[bool, bool]] = {}
         #: a scrapy_soup pipeline is listed at all, even disabled with None
         self.pipeline_listed = any(
             str(
@@ -99,11 +101,16 @@ class Setup:
     def place_of(self, cls: type) -> tuple[bool, bool]:
         """Whether pipeline ``cls`` is the last scrapy_soup pipeline, and whether
         the very next pipeline is one (then a value's tree is handed over)."""
-        mine = [i for i, c in enumerate(self.pipelines) if c is cls]
-        if not mine:  # built by hand, not through ITEM_PIPELINES
-            return True, False
-        later = self.stages[mine[-1] + 1 :]
-        return not any(later), bool(later) and later[0] is not None
+        place = self._places.get(cls)
+        if place is None:
+            mine = [i for i, c in enumerate(self.pipelines) if c is cls]
+            if not mine:  # built by hand, not through ITEM_PIPELINES
+                place = (True, False)
+            else:
+                later = self.stages[mine[-1] + 1 :]
+                place = (not any(later), bool(later) and later[0] is not None)
+            self._places[cls] = place
+        return place
 
     def early_stages(self) -> list[str]:
         """The stages the spider middleware runs on a Tag's copy, in order.
