@@ -121,7 +121,7 @@ class FailingConvertSpider(scrapy.Spider):
     def __init__(self, urls: list[str], **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.start_urls = urls
-        from scrapy_soup._scrapy import pipelines
+        from scrapy_soup._scrapy import _item_path as pipelines
 
         original = pipelines.convert  # type: ignore[attr-defined]
 

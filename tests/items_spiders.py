@@ -271,7 +271,7 @@ class FailingCleanSpider(SoupItemsSpider):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        from scrapy_soup._scrapy import pipelines
+        from scrapy_soup._scrapy import _item_path as pipelines
 
         original = pipelines.clean  # type: ignore[attr-defined]
 

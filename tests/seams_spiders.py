@@ -85,6 +85,68 @@ class SoupObjectsSpider(scrapy.Spider):
         yield {"url": response.url, "tag": tag, "attrs": tag.attrs, "hostile": HOSTILE}
 
 
+class HostileFieldsSpider(scrapy.Spider):
+    """Each page's ``<article>`` as a Tag field and a Markdown field, and
+    ``HOSTILE`` as an HTML string field and a text field (dict items).
+
+    The soup comes from ``soup_of(response)``, which needs no component: the
+    same items reach every setup.
+    """
+
+    name = "hostile_fields"
+
+    def __init__(self, urls: str = "", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.start_urls = urls.split()
+
+    def parse(self, response: Any) -> Iterator[dict[str, Any]]:
+        from scrapy_soup import soup_of
+
+        article = soup_of(response).find("article")
+        yield {
+            "url": response.url,
+            "tag": article,
+            "html": HOSTILE,
+            "md": article,
+            "text": HOSTILE,
+        }
+
+
+class CountingSpider(HostileFieldsSpider):
+    """At close, counts the live scrapy_soup components into the stats."""
+
+    name = "counting"
+
+    def closed(self, reason: str) -> None:
+        import gc
+
+        from scrapy_soup._scrapy._item_path import ItemPath
+        from scrapy_soup._scrapy._setup import Setup
+        from scrapy_soup._scrapy.middlewares import (
+            SoupDownloaderMiddleware,
+            SoupSpiderMiddleware,
+        )
+        from scrapy_soup._scrapy.pipelines import (
+            AbsoluteLinksPipeline,
+            CleanHtmlPipeline,
+        )
+
+        classes = (
+            SoupDownloaderMiddleware,
+            SoupSpiderMiddleware,
+            AbsoluteLinksPipeline,
+            CleanHtmlPipeline,
+            ItemPath,
+            Setup,
+        )
+        gc.collect()
+        stats = self.crawler.stats
+        assert stats is not None
+        for obj in gc.get_objects():
+            if type(obj) in classes:
+                stats.inc_value(f"test/instances/{type(obj).__name__}")
+
+
 def _main(mode: str, out: str, urls: list[str]) -> None:
     from scrapy.crawler import CrawlerProcess
 

@@ -156,3 +156,71 @@ def test_lxml_html_functions_run_on_the_same_tree() -> None:
     anchors = body.find_all("a")
     assert [a.selector.root for a in anchors] == root.cssselect("a")
     assert root.text_content() == body.selector.xpath("string()").get()
+
+
+# -- bridges independent of call order and input ------------------------------------
+def _relative_page() -> SoupHtmlResponse:
+    body = b"<html><body><p>x <a href='rel.html'>r</a></p></body></html>"
+    return SoupHtmlResponse("http://example.com/dir/page.html", body=body)
+
+
+def test_soup_of_a_selector_list_before_response_soup_is_the_same_document() -> None:
+    from scrapy_soup import to_markdown
+
+    response = _relative_page()
+    [p] = Soup(response.css("p"))  # before response.soup
+    soup = response.soup
+    assert p.find_parent("html").parent is soup
+    assert p is soup.p
+    assert soup.base_url == "http://example.com/dir/page.html"
+    assert "(http://example.com/dir/rel.html)" in to_markdown(p)
+
+
+def test_follow_all_of_one_tag_or_a_soup_raises_type_error_as_scrapy_does() -> None:
+    response = _relative_page()
+    with pytest.raises(TypeError):  # Scrapy, for one Selector
+        response.follow_all(response.css("a")[0])
+    for one in (response.soup.a, response.soup):
+        with pytest.raises(TypeError, match="use follow"):
+            response.follow_all(one)
+    assert [r.url for r in response.follow_all(response.soup.find_all("a"))] == [
+        "http://example.com/dir/rel.html"
+    ]
+
+
+def test_follow_of_a_whole_soup_says_what_it_takes() -> None:
+    response = _relative_page()
+    with pytest.raises(ValueError, match="takes a URL, a Link, a Selector or a Tag"):
+        response.follow(response.soup)
+    assert response.follow(response.soup.a).url == "http://example.com/dir/rel.html"
+
+
+def test_tag_selector_keeps_the_namespaces_registered_on_the_response() -> None:
+    from scrapy_soup._scrapy import SoupXmlResponse
+
+    body = (
+        b'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">'
+        b"<url><loc>http://example.com/a</loc></url></urlset>"
+    )
+    response = SoupXmlResponse("http://example.com/sitemap.xml", body=body)
+    url = response.soup.find("url")  # the soup first, the namespace after
+    response.selector.register_namespace(
+        "sm", "http://www.sitemaps.org/schemas/sitemap/0.9"
+    )
+    # The oracle: the response's own selector with the same registration.
+    expected = response.xpath("//sm:url/sm:loc/text()").getall()
+    assert url.selector.xpath("sm:loc/text()").getall() == expected
+    assert expected == ["http://example.com/a"]
+
+
+@pytest.mark.parametrize("query", ["body", "html", "p", "b", "p > b", "*", ":root"])
+def test_a_fragment_soups_selector_matches_what_the_soup_shows(query: str) -> None:
+    from bs4 import BeautifulSoup
+
+    markup = "<p>a <b>x</b></p><b>y</b>"
+    soup = Soup(markup, "fragment")
+    found = [s.root for s in soup.selector.css(query)]
+    assert found == [tag._el for tag in soup.select(query)]
+    # bs4's html.parser, which has no wrapper at all, is the oracle.
+    oracle = [str(t) for t in BeautifulSoup(markup, "html.parser").select(query)]
+    assert [s.get() for s in soup.selector.css(query)] == oracle

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -388,3 +389,67 @@ def test_misuse_raises_the_usual_errors() -> None:
         clean("<p>x</p>", base_url="not absolute")
     with pytest.raises(ValueError):
         absolutize_links("<p>x</p>", "not absolute")
+
+
+# -- policies that keep raw-text elements: mutation XSS -------------------------
+def _keeping_style() -> dict[str, CleanPolicy]:
+    safe = POLICIES["safe"]
+    return {
+        # The safe preset with style taken out of remove_tags
+        # (SOUP_CLEAN_REMOVE_TAGS reaches it), and every tag allowed.
+        "safe, style kept": safe.replace(
+            remove_tags=safe.remove_tags - {"style"},
+            allowed_tags=safe.allowed_tags | {"style", "svg", "math", "noscript"},
+        ),
+        'safe, style kept, allowed_tags="*"': safe.replace(
+            remove_tags=safe.remove_tags - {"style", "noembed", "noframes", "iframe"},
+            allowed_tags=None,
+        ),
+    }
+
+
+MUTATION_VECTORS = [
+    "<svg><style><img src=x onerror=alert(1)></style></svg>",
+    "<math><style><img src=x onerror=alert(1)></style></math>",
+    "<noscript><style><img src=x onerror=alert(1)></style></noscript>",
+    '<noscript><p title="</noscript><img src=x onerror=alert(1)>"></p></noscript>',
+    "<svg><p><style><img src=x onerror=alert(1)></style></p></svg>",
+    "<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>",
+    "<svg></p><style><a id='</style><img src=1 onerror=alert(1)>'>",
+    "<math><mi><style><a href=javascript:alert(1)>x</a></style></mi></math>",
+    "<svg><noembed><img src=x onerror=alert(1)></noembed></svg>",
+    "<svg><xmp><img src=x onerror=alert(1)></xmp></svg>",
+    "<svg><iframe><img src=x onerror=alert(1)></iframe></svg>",
+]
+
+
+@pytest.mark.parametrize("name", list(_keeping_style()))
+def test_no_policy_keeping_style_opens_a_mutation_xss_path(name: str) -> None:
+    policy = _keeping_style()[name]
+    failures: list[Any] = []
+    vectors = [v for suite in SUITES.values() for v in suite] + MUTATION_VECTORS
+    for vector in vectors:
+        out = clean(vector, policy)
+        # As a browser parses it: no <script>, no on* handler, no javascript:
+        # URL (the policy keeps <svg>, <style>... on purpose).
+        problems = [
+            p
+            for p in find_active(out)
+            if p.startswith("html5lib")
+            and (
+                re.search(r"element (\{[^}]*\})?script$", p)
+                or "event handler" in p
+                or "javascript" in p.lower()
+            )
+        ]
+        if problems:
+            failures.append((vector, out, problems))
+        elif clean(out, policy) != out:
+            failures.append((vector, out, "not idempotent"))
+    assert not failures, (len(failures), failures[:5])
+
+
+def test_style_kept_outside_foreign_content_stays() -> None:
+    policy = _keeping_style()["safe, style kept"]
+    out = clean("<style>p { color: red }</style><p>x</p>", policy)
+    assert out == "<style>p { color: red }</style><p>x</p>"

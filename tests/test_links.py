@@ -115,11 +115,42 @@ LEFT_ALONE = [
     "https://other.example/x",
     "HTTP://OTHER.example/x",
     "ftp://files.example/f",
-    "",
-    "   ",
     "//[::1/broken-ipv6",
     "http://[::1/broken-ipv6",
 ]
+
+
+@pytest.mark.parametrize("value", ["", "   "])
+@pytest.mark.parametrize("page", [PAGE, PAGE + "#part"])
+def test_an_empty_href_links_to_the_page_as_lxml_resolves_it(
+    value: str, page: str
+) -> None:
+    el = etree.fromstring("<div><a>x</a><img/></div>")
+    el[0].set("href", value)
+    el[1].set("src", value)
+    oracle = html.fromstring('<div><a href="">x</a></div>')
+    oracle.make_links_absolute(page)
+    assert absolutize_element(el, page) == 1
+    # lxml keeps the page's fragment; a browser drops it (WHATWG URL).
+    assert el[0].get("href") == oracle[0].get("href").split("#")[0]
+    assert el[1].get("src") == value  # an empty src requests nothing
+
+
+@pytest.mark.parametrize(
+    ("encoding", "query"),
+    [("cp1252", "caf\xe9"), ("shift_jis", "\u65e5\u672c"), ("utf-8", "caf\xe9")],
+)
+def test_the_query_is_encoded_in_the_page_encoding_as_scrapy_requests_it(
+    encoding: str, query: str
+) -> None:
+    from scrapy import Request
+
+    el = etree.fromstring("<div><a>x</a></div>")
+    el[0].set("href", f"/s?q={query}")
+    absolutize_element(el, PAGE, encoding=encoding)
+    # What response.follow() requests: Request(urljoin(...), encoding=page's).
+    expected = Request(urljoin(PAGE, f"/s?q={query}"), encoding=encoding).url
+    assert el[0].get("href") == expected
 
 
 @pytest.mark.parametrize("value", LEFT_ALONE)

@@ -175,3 +175,113 @@ def test_a_disabled_crawler_is_not_checked(caplog: pytest.LogCaptureFixture) -> 
         crawler_config(make_crawler(settings=settings))
     ours = [r for r in caplog.records if r.name.startswith("scrapy_soup")]
     assert [r.levelname for r in ours] == ["WARNING", "ERROR"]
+
+
+# -- every list setting read one way ---------------------------------------------
+LIST_FORMS = [
+    "data-src data-srcset",
+    "data-src,data-srcset",
+    "DATA-SRC, Data-Srcset",
+    '["data-src", "DATA-SRCSET"]',
+    ["Data-Src", "data-srcset"],
+    ("data-src", "data-srcset"),
+]
+
+
+@pytest.mark.parametrize("value", LIST_FORMS, ids=repr)
+def test_every_list_form_gives_the_same_lowercased_attribute_names(
+    value: object,
+) -> None:
+    config = Config.from_settings(Settings({"SOUP_LINKS_EXTRA_ATTRIBUTES": value}))
+    assert config.links_extra_attributes == ("data-src", "data-srcset")
+
+
+def test_field_names_split_the_same_way_and_keep_their_case() -> None:
+    for value in ("Body summary", "Body,summary", "Body, summary", ["Body", "summary"]):
+        config = Config.from_settings(Settings({"SOUP_HTML_FIELDS": value}))
+        assert config.html_fields == ("Body", "summary")
+
+
+@pytest.mark.parametrize("name", ["SOUP_CLEAN_URL_SCHEMES", "SOUP_CLEAN_ALLOWED_TAGS"])
+def test_an_empty_string_that_would_drop_everything_is_an_error(name: str) -> None:
+    with pytest.raises(SettingsError) as info:
+        Config.from_settings(Settings({name: " "}))
+    assert "explicit empty list" in str(info.value)
+    assert "expected" not in str(info.value)
+    # Said explicitly, it is what the user means.
+    for explicit in ([], "[]"):
+        Config.from_settings(Settings({name: explicit}))
+
+
+def test_a_field_in_two_formats_says_what_is_wrong_not_the_kind() -> None:
+    settings = Settings({"SOUP_TEXT_FIELDS": "a", "SOUP_MARKDOWN_FIELDS": ["a"]})
+    with pytest.raises(SettingsError) as info:
+        Config.from_settings(settings)
+    message = str(info.value)
+    assert "both name a" in message
+    assert "expected list of str" not in message
+
+
+@pytest.mark.parametrize(
+    ("name", "suggestion"),
+    [
+        ("SOUPHTML_FIELDS", "SOUP_HTML_FIELDS"),
+        ("soup_html_fields", "SOUP_HTML_FIELDS"),
+        ("SOUP_HTML_FIELD", "SOUP_HTML_FIELDS"),
+        ("Soup-Clean-Policy", "SOUP_CLEAN_POLICY"),
+        ("SOUP_WHATEVER", None),
+    ],
+)
+def test_misspelt_names_are_found_without_case_or_separators(
+    caplog: pytest.LogCaptureFixture, name: str, suggestion: str | None
+) -> None:
+    from scrapy_helpers import make_crawler
+
+    from scrapy_soup._scrapy._checks import crawler_config
+
+    with caplog.at_level("WARNING", logger="scrapy_soup"):
+        crawler_config(make_crawler(settings={name: "x"}))
+    said = [r.getMessage() for r in caplog.records if r.name.startswith("scrapy_soup")]
+    if suggestion is None:
+        assert said == [
+            f"Unknown setting {name} (ignored): scrapy_soup reads no such setting"
+        ]
+    else:
+        assert said == [f"Unknown setting {name} (ignored): did you mean {suggestion}?"]
+
+
+def test_a_setting_of_another_plugin_is_not_ours(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from scrapy_soup._scrapy._checks import _squeezed, _warn_unknown
+
+    assert _squeezed("soup_html-Fields") == "SOUPHTMLFIELDS"
+    with caplog.at_level("WARNING", logger="scrapy_soup"):
+        _warn_unknown(Settings({"SOUPLESS_MODE": 1, "SOUP_HTML_FIELDS": "a"}))
+    assert caplog.records == []
+
+
+@pytest.mark.parametrize(
+    ("missing", "had", "hint"),
+    [
+        ("contnet", ["content", "title"], "did you mean 'content'?"),
+        ("article_md", ["title", "url"], "items had none close to it"),
+        ("lead_text", ["title", "url"], "items had none close to it"),
+    ],
+)
+def test_the_field_suggestion_at_close_is_offered_only_when_close(
+    caplog: pytest.LogCaptureFixture, missing: str, had: list[str], hint: str
+) -> None:
+    from scrapy_helpers import make_crawler
+
+    from scrapy_soup._scrapy._fields_seen import FieldsSeen
+
+    crawler = make_crawler(settings={"SOUP_HTML_FIELDS": [missing]})
+    config = Config.from_settings(crawler.settings)
+    seen = FieldsSeen(crawler, config)
+    seen.add(dict.fromkeys(had, "x"))
+    with caplog.at_level("WARNING", logger="scrapy_soup"):
+        seen._report()
+    [message] = [r.getMessage() for r in caplog.records]
+    assert message.startswith(f"SOUP_HTML_FIELDS names the field {missing!r}")
+    assert hint in message

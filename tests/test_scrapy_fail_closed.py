@@ -21,7 +21,7 @@ from scrapy.exceptions import DropItem
 from scrapy_helpers import ADDON_SETTINGS, make_crawler
 
 from scrapy_soup import Soup
-from scrapy_soup._scrapy import pipelines
+from scrapy_soup._scrapy import _item_path
 from scrapy_soup._scrapy._origins import ItemOrigins, Origin
 from scrapy_soup._scrapy._plain import convert_item
 from scrapy_soup._scrapy.pipelines import AbsoluteLinksPipeline, CleanHtmlPipeline
@@ -79,7 +79,7 @@ def _failing_on_hostile(original: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-#: Each step of the pipelines that can fail, by the name it has in pipelines.
+#: Each step of the pipelines that can fail, by the name it has in _item_path.
 STEPS = ["fragment_of_markup", "absolutize", "clean", "clean_markup"]
 
 
@@ -87,7 +87,9 @@ STEPS = ["fragment_of_markup", "absolutize", "clean", "clean_markup"]
 def test_a_failing_step_exports_the_text_escaped(
     step: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    monkeypatch.setattr(pipelines, step, _failing_on_hostile(getattr(pipelines, step)))
+    monkeypatch.setattr(
+        _item_path, step, _failing_on_hostile(getattr(_item_path, step))
+    )
     crawler = _crawler()
     items = [{"html": HOSTILE, "other": "<b>kept</b>"} for _ in range(3)]
     with caplog.at_level(logging.DEBUG, logger="scrapy_soup"):
@@ -109,7 +111,7 @@ def test_only_the_failing_value_of_a_list_is_escaped(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(
-        pipelines, "clean", _failing_on_hostile(pipelines.__dict__["clean"])
+        _item_path, "clean", _failing_on_hostile(_item_path.__dict__["clean"])
     )
     crawler = _crawler()
     item: dict[str, Any] = {"html": ["<p onclick=x()>fine</p>", HOSTILE, None, 3]}
@@ -160,7 +162,7 @@ def test_dicts_and_bytes_in_an_html_field_are_cleaned() -> None:
 
 
 def test_undecodable_bytes_fail_closed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(pipelines, "decode_html", _raise)
+    monkeypatch.setattr(_item_path, "decode_html", _raise)
     crawler = _crawler()
     item: dict[str, Any] = {"html": HOSTILE.encode()}
     _run(crawler, item)
@@ -174,7 +176,7 @@ def test_a_soup_tag_handed_between_the_pipelines_fails_closed(
     # The spider middleware's path: the Tag becomes a str, its tree is
     # handed to the pipelines beside the item; cleaning that tree fails.
     monkeypatch.setattr(
-        pipelines, "clean", _failing_on_hostile(pipelines.__dict__["clean"])
+        _item_path, "clean", _failing_on_hostile(_item_path.__dict__["clean"])
     )
     crawler = _crawler()
     soup = Soup(f"<div>{HOSTILE}</div>")
@@ -199,7 +201,9 @@ def test_a_tag_put_in_by_another_pipeline_is_converted_and_cleaned() -> None:
 
 @pytest.mark.parametrize("step", ["absolutize", "clean"])
 def test_drop_failed_items(step: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(pipelines, step, _failing_on_hostile(getattr(pipelines, step)))
+    monkeypatch.setattr(
+        _item_path, step, _failing_on_hostile(getattr(_item_path, step))
+    )
     crawler = _crawler(SOUP_DROP_FAILED_ITEMS=True)
     with pytest.raises(DropItem):
         _run(crawler, {"html": HOSTILE})
@@ -220,7 +224,9 @@ def test_a_tag_the_spider_middleware_failed_on_drops_its_item(
     from scrapy_soup._scrapy.middlewares import SoupSpiderMiddleware
 
     page = HtmlResponse(PAGE, body=b"<html><body><p>page</p></body></html>")
-    monkeypatch.setattr(pipelines, step, _failing_on_hostile(getattr(pipelines, step)))
+    monkeypatch.setattr(
+        _item_path, step, _failing_on_hostile(getattr(_item_path, step))
+    )
     crawler = _crawler(SOUP_DROP_FAILED_ITEMS=True)
     middleware = SoupSpiderMiddleware.from_crawler(crawler)
     item: dict[str, Any] = {"html": Soup(HOSTILE, "fragment").p}

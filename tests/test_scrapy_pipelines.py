@@ -17,6 +17,7 @@ from urllib.parse import urljoin
 from xml.etree import ElementTree
 
 import pytest
+from bs4 import BeautifulSoup
 from scrapy_helpers import ADDON_SETTINGS, CrawlResult, Page, PageServer, run_crawl
 
 from scrapy_soup._scrapy._bridge import fragment_of_markup
@@ -201,14 +202,15 @@ def test_url_field_is_the_fallback_without_the_spider_middleware(
     )
     item = _by_page(result.items)[server.url("/dir/article.html")]
     assert "source_url" not in item  # nothing wrote it...
-    # ...so plain strings stay relative, while soup Tags keep their own
+    # ...so a plain string with relative links fails closed (its text,
+    # escaped: no link leaves relative), while soup Tags keep their own
     # document's base URL and are made absolute.
-    assert 'href="rel.html"' in item["html"]
+    assert BeautifulSoup(item["html"], "html.parser").find() is None
     base = server.url("/dir/article.html")
     assert same_html(
         item["tag"], expected_html(_article_html(server, "/dir/article.html"), base)
     )
-    assert "no page URL known" in result.log
+    assert "no page URL to resolve them against" in result.log
 
 
 def test_numbers_in_an_html_field_are_kept(server: PageServer, tmp_path: Path) -> None:

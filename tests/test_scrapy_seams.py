@@ -90,9 +90,14 @@ class Crawl:
         return None if match is None else match.group(1).strip("'")
 
 
-def scrapy_crawl(project: Path, server: PageServer, *settings: str) -> Crawl:
+def scrapy_crawl(
+    project: Path, server: PageServer, *settings: str, existing: str | None = None
+) -> Crawl:
+    """``scrapy crawl -O items.jsonl``; ``existing``: that file's earlier content."""
     feed = project / "items.jsonl"
     feed.unlink(missing_ok=True)
+    if existing is not None:
+        feed.write_text(existing, "utf-8")
     command = [sys.executable, "-m", "scrapy", "crawl", "s", "-O", str(feed)]
     command += ["-a", f"url={server.url('/page.html')}"]
     for setting in settings:
@@ -175,6 +180,18 @@ def test_a_wrong_value_stops_the_crawl_with_one_error_line(
     assert crawl.rc == 0
 
 
+def test_a_wrong_value_keeps_an_existing_overwritten_feed(
+    project: Path, server: PageServer
+) -> None:
+    earlier = '{"content": "from an earlier run"}\n' * 100
+    crawl = scrapy_crawl(project, server, "SOUP_CLEAN_POLICY=strct", existing=earlier)
+    assert len(crawl.lines("ERROR")) == 1, crawl.output[-3000:]
+    assert "Traceback" not in crawl.output
+    assert crawl.stat("finish_reason") == INVALID_SETTINGS_REASON
+    # "Nothing is downloaded or exported": the -O file is as it was.
+    assert (project / "items.jsonl").read_text("utf-8") == earlier
+
+
 def test_json_lists_and_dicts_from_the_command_line(
     project: Path, server: PageServer
 ) -> None:
@@ -201,7 +218,7 @@ def test_a_field_setting_naming_no_items_field_is_reported_at_close(
     assert len(warnings) == 1, crawl.output[-3000:]
     assert warnings[0].endswith(
         "SOUP_HTML_FIELDS names the field 'contnet', which no item had; "
-        "the closest field items had: 'content'"
+        "did you mean 'content'? (a field items had)"
     )
     # The warning says why the field went out as it came.
     assert crawl.items[0]["content"] == CONTENT

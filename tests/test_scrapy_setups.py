@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,34 +18,28 @@ from xml.etree import ElementTree
 
 import pytest
 from conftest import corpus_pages
-from scrapy_helpers import ADDON_SETTINGS, MANUAL_SETTINGS, PageServer, run_crawl
+from scrapy_helpers import ADDON_SETTINGS, MANUAL_SETTINGS, Page, PageServer, run_crawl
 
 SPIDER = "seams_spiders:SoupObjectsSpider"
 DOWNLOADER = {"DOWNLOADER_MIDDLEWARES": MANUAL_SETTINGS["DOWNLOADER_MIDDLEWARES"]}
+SPIDER_MW = {"SPIDER_MIDDLEWARES": MANUAL_SETTINGS["SPIDER_MIDDLEWARES"]}
+PIPELINES = {"ITEM_PIPELINES": MANUAL_SETTINGS["ITEM_PIPELINES"]}
 
 SETUPS: dict[str, dict[str, Any]] = {
     "addon": ADDON_SETTINGS,
-    "middlewares, no pipelines": {
-        **DOWNLOADER,
-        "SPIDER_MIDDLEWARES": MANUAL_SETTINGS["SPIDER_MIDDLEWARES"],
-    },
-    "pipelines, no spider middleware": {
-        **DOWNLOADER,
-        "ITEM_PIPELINES": MANUAL_SETTINGS["ITEM_PIPELINES"],
-    },
+    "middlewares, no pipelines": {**DOWNLOADER, **SPIDER_MW},
+    "pipelines, no spider middleware": {**DOWNLOADER, **PIPELINES},
 }
 
 #: What the downloader middleware alone says at start.
-ALONE_WARNING = (
+ALONE_ERROR = (
     "SoupDownloaderMiddleware is enabled without SoupSpiderMiddleware or the "
     "scrapy_soup pipelines"
 )
 #: What each setup says at start: the promise it cannot keep, what to add.
 START_WARNINGS = {
     "addon": None,
-    "middlewares, no pipelines": (
-        "SoupSpiderMiddleware is enabled without the scrapy_soup pipelines"
-    ),
+    "middlewares, no pipelines": None,
     "pipelines, no spider middleware": (
         "AbsoluteLinksPipeline is enabled without SoupSpiderMiddleware or "
         "SOUP_URL_FIELD"
@@ -83,7 +78,7 @@ def test_every_feed_holds_every_item_as_plain_data(
     result, feeds = _crawl(tmp_path, urls, SETUPS[setup])
     count = result.stats["item_scraped_count"]
     assert count == len(urls)
-    assert ALONE_WARNING not in result.log
+    assert ALONE_ERROR not in result.log
     said = [
         line
         for line in result.log.splitlines()
@@ -105,12 +100,9 @@ def test_every_feed_holds_every_item_as_plain_data(
         assert BeautifulSoup(item["tag"], "html.parser").get_text().strip()
         assert isinstance(item["attrs"], dict)
         assert all(isinstance(k, str) for k in item["attrs"])
-        if setup == "middlewares, no pipelines":
-            # Nothing cleans it: it goes out as the spider gave it.
-            assert "<script>" in item["hostile"]
-        else:
-            assert "<script" not in item["hostile"]
-            assert "onclick" not in item["hostile"]
+        # The spider middleware cleans it when no pipeline of ours does; with
+        # no page URL known, its relative link makes it fail closed (escaped).
+        assert not _unsafe(item["hostile"])
     with feeds["csv"].open(encoding="utf-8", newline="") as f:
         rows = list(csv.DictReader(f))
     assert len(rows) == count
@@ -125,8 +117,172 @@ def test_every_feed_holds_every_item_as_plain_data(
 def test_the_downloader_middleware_alone_says_what_to_add(
     tmp_path: Path, urls: list[str]
 ) -> None:
-    result, _ = _crawl(tmp_path, urls[:1], DOWNLOADER, allow_errors=True)
-    warnings = [line for line in result.log.splitlines() if ALONE_WARNING in line]
-    assert len(warnings) == 1
-    assert 'ADDONS = {"scrapy_soup.Addon": 0}' in warnings[0]
-    assert "SoupSpiderMiddleware" in warnings[0]
+    # At start, and again on the first item holding a soup object: ERRORs.
+    result, _ = _crawl(tmp_path, urls[:2], DOWNLOADER, allow_errors=True)
+    errors = [line for line in result.log.splitlines() if ALONE_ERROR in line]
+    assert len(errors) == 2
+    assert all(" ERROR: " in line for line in errors)
+    assert "An item holds a soup object" in errors[1]
+    assert 'ADDONS = {"scrapy_soup.Addon": 0}' in errors[0]
+    assert '{"scrapy_soup.SoupSpiderMiddleware": 30}' in errors[0]
+
+
+# -- the acceptance crawl: hostile fields in every documented setup -------------
+#: Every setup the docs list, and what it must say at start (an ERROR or WARNING
+#: naming what to add) when it cannot make every field safe by itself.
+ALL_SETUPS: dict[str, dict[str, Any]] = {
+    "addon": ADDON_SETTINGS,
+    "both middlewares, no pipelines": {**DOWNLOADER, **SPIDER_MW},
+    "downloader middleware alone": DOWNLOADER,
+    "spider middleware alone": SPIDER_MW,
+    "pipelines alone": PIPELINES,
+    "no spider middleware": {**DOWNLOADER, **PIPELINES},
+}
+
+ARTICLE = (
+    '<article><p onclick="x()">hi <a href="rel/page">rel</a>'
+    "<script>alert(1)</script></p>"
+    '<img src="img.png" onerror="y()"><a href="/abs">abs</a></article>'
+)
+HOSTILE_PAGE = (
+    f"<html><head><title>t</title></head><body>{ARTICLE}</body></html>"
+).encode()
+
+
+def _is_absolute(url: str) -> bool:
+    from urllib.parse import urlsplit
+
+    return bool(urlsplit(url.strip()).scheme)
+
+
+def _unsafe(value: str) -> list[str]:
+    """What in one exported value breaks the promise (empty: nothing)."""
+    from bs4 import BeautifulSoup
+
+    found = []
+    if "<script" in value.lower():
+        found.append("<script>")
+    for tag in BeautifulSoup(value, "html.parser").find_all(True):
+        found.extend(f"{a} attribute" for a in tag.attrs if a.lower().startswith("on"))
+        found.extend(
+            f"relative {a}={tag[a]!r}"
+            for a in ("href", "src")
+            if a in tag.attrs and not _is_absolute(tag[a])
+        )
+    # Markdown links and images: ](url)
+    found.extend(
+        f"relative Markdown link {url!r}"
+        for url in re.findall(r"\]\(<?([^)\s>]+)", value)
+        if not _is_absolute(url)
+    )
+    return found
+
+
+@pytest.fixture(scope="module")
+def hostile_urls() -> Iterator[list[str]]:
+    pages = {f"/dir/p{i}.html": Page(HOSTILE_PAGE) for i in range(2)}
+    with PageServer(pages) as srv:
+        yield [srv.url(path) for path in pages]
+
+
+@pytest.mark.parametrize("setup", list(ALL_SETUPS))
+def test_no_setup_exports_markup_as_it_was_on_the_page(
+    tmp_path: Path, hostile_urls: list[str], setup: str
+) -> None:
+    feeds = {
+        "jsonlines": tmp_path / "items.jl",
+        "csv": tmp_path / "items.csv",
+        "xml": tmp_path / "items.xml",
+    }
+    settings = {
+        **ALL_SETUPS[setup],
+        "SOUP_HTML_FIELDS": ["html"],
+        "SOUP_MARKDOWN_FIELDS": ["md"],
+        "SOUP_TEXT_FIELDS": ["text"],
+        "FEEDS": {str(p): {"format": f, "encoding": "utf-8"} for f, p in feeds.items()},
+    }
+    result = run_crawl(
+        tmp_path,
+        "seams_spiders:HostileFieldsSpider",
+        settings,
+        allow_errors=True,
+        urls=" ".join(hostile_urls),
+    )
+    errors = [line for line in result.log.splitlines() if " ERROR: " in line]
+    exported: dict[str, list[dict[str, str]]] = {
+        "jsonlines": [
+            {k: v for k, v in json.loads(line).items() if isinstance(v, str)}
+            for line in feeds["jsonlines"].read_text("utf-8").splitlines()
+        ]
+        if feeds["jsonlines"].exists()
+        else [],
+    }
+    if feeds["csv"].exists():
+        with feeds["csv"].open(encoding="utf-8", newline="") as f:
+            exported["csv"] = list(csv.DictReader(f))
+    else:
+        exported["csv"] = []
+    exported["xml"] = []
+    if feeds["xml"].exists() and feeds["xml"].stat().st_size:
+        root = ElementTree.parse(feeds["xml"]).getroot()
+        exported["xml"] = [
+            {child.tag: "".join(child.itertext()) for child in item}
+            for item in root.findall("item")
+        ]
+    for fmt, items in exported.items():
+        for item in items:
+            for name, value in item.items():
+                if name != "url":
+                    assert not _unsafe(value), (setup, fmt, name, value)
+        if len(items) < len(hostile_urls):
+            # An item is absent: an ERROR line says why, naming what to add.
+            assert any("scrapy_soup" in line for line in errors), (setup, fmt)
+    if setup in ("addon", "both middlewares, no pipelines", "spider middleware alone"):
+        # Nothing is lost where a component of ours sees every item.
+        for items in exported.values():
+            assert len(items) == len(hostile_urls)
+            for item in items:
+                assert item["md"].startswith("hi [rel](http")
+                assert "alert" not in item["text"]
+
+
+def test_one_instance_of_each_component_per_crawler(
+    tmp_path: Path, hostile_urls: list[str]
+) -> None:
+    # The spider middleware runs the pipelines' stages itself (the add-on's
+    # chain): it builds no pipeline of its own, and ITEM_PIPELINES is
+    # resolved once (one Setup).
+    result = run_crawl(
+        tmp_path,
+        "seams_spiders:CountingSpider",
+        {**ADDON_SETTINGS, "SOUP_HTML_FIELDS": ["html"]},
+        urls=" ".join(hostile_urls),
+    )
+    counts = {
+        key.removeprefix("test/instances/"): value
+        for key, value in result.stats.items()
+        if key.startswith("test/instances/")
+    }
+    assert counts == {
+        "SoupDownloaderMiddleware": 1,
+        "SoupSpiderMiddleware": 1,
+        "AbsoluteLinksPipeline": 1,
+        "CleanHtmlPipeline": 1,
+        "ItemPath": 1,
+        "Setup": 1,
+    }
+
+
+def test_reading_soup_without_the_downloader_middleware_names_it_once(
+    tmp_path: Path, urls: list[str]
+) -> None:
+    result, _ = _crawl(tmp_path, urls[:3], SPIDER_MW, allow_errors=True)
+    told = [
+        line
+        for line in result.log.splitlines()
+        if "SoupDownloaderMiddleware is not enabled" in line
+    ]
+    assert len(told) == 1 and " ERROR: " in told[0]
+    assert '{"scrapy_soup.SoupDownloaderMiddleware": 45}' in told[0]
+    # Each page's callback still failed (Scrapy's own error for each).
+    assert result.stats["spider_exceptions/AttributeError"] == 3

@@ -12,6 +12,7 @@ return for a string.
 from __future__ import annotations
 
 import copy
+import functools
 import weakref
 from typing import TYPE_CHECKING, Any
 
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "absolutize",
+    "absolutize_document",
     "clean",
     "clean_markup",
     "container_of",
@@ -39,6 +41,7 @@ __all__ = [
     "fragment_html",
     "fragment_of_markup",
     "fragment_of_tag",
+    "is_document",
     "remember_code_languages",
 ]
 
@@ -96,12 +99,52 @@ def container_of(soup: Soup) -> etree._Element:
     return el
 
 
-def absolutize(soup: Soup, base_url: str, extra_attributes: tuple[str, ...]) -> int:
-    """Make every URL in a fragment soup absolute; return how many were rewritten."""
+def absolutize(
+    soup: Soup,
+    base_url: str,
+    extra_attributes: tuple[str, ...],
+    encoding: str | None = None,
+) -> int:
+    """Make every URL in a fragment soup absolute; return how many were rewritten.
+
+    A page URL that cannot be a base (``data:``, ``about:``) leaves the
+    links as they are, as a browser cannot resolve them either.
+    """
     from scrapy_soup.markup.links import absolutize_element
 
+    if not _can_be_base(base_url):
+        return 0
     return absolutize_element(
-        container_of(soup), base_url, extra_attrs=extra_attributes
+        container_of(soup), base_url, extra_attrs=extra_attributes, encoding=encoding
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def _can_be_base(url: str) -> bool:
+    """Whether ``url`` can be a base URL (asked once per page: its items repeat it)."""
+    from scrapy_soup.markup._url import can_be_base
+
+    return can_be_base(url)
+
+
+def is_document(text: str) -> bool:
+    """Whether a field's string is a whole document (``<html>`` or a doctype first)."""
+    from scrapy_soup.markup._markup import is_document as markup_is_document
+
+    return markup_is_document(text)
+
+
+def absolutize_document(
+    text: str, base_url: str, extra_attributes: tuple[str, ...], encoding: str | None
+) -> str:
+    """`absolutize_links` of a whole document string: its ``<html>``,
+    ``<head>`` and ``<body>`` kept, as a fragment soup cannot keep them."""
+    from scrapy_soup.markup.links import absolutize_links
+
+    if not _can_be_base(base_url):
+        return text
+    return absolutize_links(
+        text, base_url, extra_attrs=extra_attributes, encoding=encoding
     )
 
 

@@ -13,6 +13,7 @@ message is one line naming the setting, the value and the expected form.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
@@ -33,7 +34,14 @@ from scrapy_soup.markup.clean import POLICIES, CleanPolicy
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
 
-__all__ = ["CLEAN_PREFIX", "DEFAULTS", "Config", "SettingsError", "parse_setting"]
+__all__ = [
+    "CLEAN_PREFIX",
+    "DEFAULTS",
+    "Config",
+    "SettingsError",
+    "parse_setting",
+    "settings_error",
+]
 
 _T = TypeVar("_T")
 
@@ -55,30 +63,38 @@ _EXAMPLES = {
 
 
 class SettingsError(ValueError):
-    """A ``SOUP_*`` setting has a value its kind does not allow."""
+    """A ``SOUP_*`` setting has a value its kind does not allow.
 
-    def __init__(self, name: str, value: object, why: str = "") -> None:
+    Without ``expected``, the value has the right form and ``why`` says all
+    that is wrong with it.
+    """
+
+    def __init__(
+        self, name: str, value: object, why: str = "", expected: bool = True
+    ) -> None:
         kind = SETTINGS_BY_NAME[name].kind
         because = f" ({why})" if why else ""
         example = _EXAMPLES.get(kind)
-        super().__init__(
-            f"Invalid setting {name}={value!r}{because}: expected {kind}"
-            + (f", e.g. {example}" if example else "")
-        )
+        if expected:
+            super().__init__(
+                f"Invalid setting {name}={value!r}{because}: expected {kind}"
+                + (f", e.g. {example}" if example else "")
+            )
+        else:
+            super().__init__(f"Invalid setting {name}={value!r}: {why}")
         self.name = name
         self.value = value
         self.why = why
 
 
 def _bool(name: str, value: object) -> bool:
-    # As BaseSettings.getbool(): bool(int(value)), or the words True/False.
-    if value in ("True", "true"):
-        return True
-    if value in ("False", "false"):
-        return False
+    # Scrapy's own getbool(), refusing what it would turn into a bool by
+    # accident (a list, None).
+    from scrapy.settings import BaseSettings
+
     if isinstance(value, (bool, int, float, str)):
         try:
-            return bool(int(value))
+            return BaseSettings({name: value}).getbool(name)
         except ValueError:
             pass
     raise SettingsError(name, value)
@@ -100,19 +116,57 @@ def _json(name: str, value: str) -> object:
         raise SettingsError(name, value, f"not valid JSON: {exc}") from None
 
 
+#: List settings whose names are HTML names (tags, attributes, schemes):
+#: lowercased, as HTML reads them.
+_HTML_NAMES = frozenset(
+    {
+        "SOUP_LINKS_EXTRA_ATTRIBUTES",
+        "SOUP_CLEAN_ALLOWED_TAGS",
+        "SOUP_CLEAN_REMOVE_TAGS",
+        "SOUP_CLEAN_URL_SCHEMES",
+        "SOUP_CLEAN_ALLOWED_ATTRIBUTES",
+        "SOUP_CLEAN_RESET_ATTRIBUTES",
+        "SOUP_CLEAN_DROP_ATTRIBUTES",
+    }
+)
+
+#: List settings where no name at all empties every field it touches (no
+#: URL kept, no tag kept): refused unless given as an explicit empty list.
+_NOT_EMPTY_BY_ACCIDENT = {
+    "SOUP_CLEAN_URL_SCHEMES": "no URL scheme kept removes every href and src",
+    "SOUP_CLEAN_ALLOWED_TAGS": "no tag kept unwraps every element",
+}
+
+
 def _str_list(name: str, value: object) -> tuple[str, ...]:
-    # As BaseSettings.getlist(): a str is split on commas; and a JSON list.
+    """Every list setting takes the same forms: a list, tuple or set, a JSON
+    list, or a string of names separated by commas and/or whitespace (as
+    Scrapy's getlist() splits on commas; ``-s NAME=a,b``)."""
     if isinstance(value, str):
         text = value.strip()
         if text.startswith(("[", "{")):
-            return _strings(name, value, _json(name, value))
-        return _strings(name, value, text.split(","))
-    return _strings(name, value, value)
+            names = _strings(name, value, _json(name, value))
+        else:
+            names = _strings(name, value, re.split(r"[\s,]+", text))
+            if not names and name in _NOT_EMPTY_BY_ACCIDENT:
+                raise SettingsError(
+                    name,
+                    value,
+                    f"an empty string names nothing: {_NOT_EMPTY_BY_ACCIDENT[name]}; "
+                    "give an explicit empty list ([]) if that is meant",
+                    expected=False,
+                )
+    else:
+        names = _strings(name, value, value)
+    names = tuple(n for item in names for n in item.split())
+    if name in _HTML_NAMES:
+        names = tuple(n.lower() for n in names)
+    return names
 
 
 def _names(name: str, value: object) -> tuple[str, ...]:
-    """Tag, attribute or scheme names: also split on spaces, as the policy does."""
-    return tuple(n for item in _str_list(name, value) for n in item.split())
+    """Tag, attribute or scheme names (lowercased)."""
+    return _str_list(name, value)
 
 
 def _tags(name: str, value: object) -> tuple[str, ...] | str:
@@ -133,7 +187,7 @@ def _attribute_map(name: str, value: object) -> dict[str, tuple[str, ...]]:
             if not isinstance(tag, str):
                 raise SettingsError(name, value, f"key {tag!r} is not a string")
             try:
-                out[tag] = _names(name, attrs)
+                out[tag.strip().lower()] = _names(name, attrs)
             except SettingsError as exc:
                 why = f"{tag!r}: {exc.why or f'{attrs!r} is not a list of names'}"
                 raise SettingsError(name, value, why) from None
@@ -232,6 +286,7 @@ class Config:
                 settings.get("SOUP_MARKDOWN_FIELDS"),
                 "SOUP_TEXT_FIELDS and SOUP_MARKDOWN_FIELDS both name "
                 f"{', '.join(both)}: a field is exported in one format",
+                expected=False,
             )
         url_field = values["SOUP_URL_FIELD"]
         assert url_field is None or isinstance(url_field, str)
@@ -246,3 +301,14 @@ class Config:
             links_extra_attributes=_get(values, "SOUP_LINKS_EXTRA_ATTRIBUTES", tuple),
             policy=_policy(values),
         )
+
+
+def settings_error(settings: BaseSettings) -> SettingsError | None:
+    """The error a crawler with these settings stops on (None: none, or off)."""
+    try:
+        if parse_setting("SOUP_ENABLED", settings.get("SOUP_ENABLED")) is False:
+            return None
+        Config.from_settings(settings)
+    except SettingsError as exc:
+        return exc
+    return None

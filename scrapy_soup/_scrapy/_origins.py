@@ -41,11 +41,18 @@ class Origin:
     HTML field to rewrite ever need it.
     """
 
-    __slots__ = ("_base_url", "url")
+    __slots__ = ("_base_url", "encoding", "url")
 
-    def __init__(self, url: str, base_url: str | Callable[[], str]) -> None:
+    def __init__(
+        self,
+        url: str,
+        base_url: str | Callable[[], str],
+        encoding: str | None = None,
+    ) -> None:
         self.url = url
         self._base_url = base_url
+        #: the page's encoding: the queries of its links are encoded in it
+        self.encoding = encoding
 
     @property
     def base_url(self) -> str:

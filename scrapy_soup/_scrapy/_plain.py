@@ -44,6 +44,7 @@ __all__ = [
     "escape_text",
     "field_formats",
     "format_path",
+    "holds_soup",
     "html_field_names",
     "is_item_type",
     "same_sequence",
@@ -313,6 +314,13 @@ def _holds_soup(value: Any, depth: int) -> bool:
             for v in value.values()
         )
     return False
+
+
+def holds_soup(item: Any) -> bool:
+    """Tell whether ``item`` holds a soup object anywhere."""
+    if not _Types.loaded:
+        _Types.load()
+    return _holds_soup(item, 0)
 
 
 def _tag_markup(tag: Any, serialize: bool = True) -> tuple[str | None, Soup | None]:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from scrapy_soup._scrapy._config import DEFAULTS
+from scrapy.settings import SETTINGS_PRIORITIES
+
+from scrapy_soup._scrapy._config import DEFAULTS, settings_error
 from scrapy_soup._scrapy.middlewares import (
     SoupDownloaderMiddleware,
     SoupSpiderMiddleware,
@@ -42,6 +44,7 @@ class Addon:
     the ``SOUP_*`` settings get their declared defaults at "addon" priority,
     below any project or spider setting. ``SOUP_ENABLED = False`` (e.g. in a
     spider's ``custom_settings``) keeps every component out for that spider.
+    A wrong ``SOUP_*`` value stops the crawl before any feed is opened.
     """
 
     def update_settings(self, settings: BaseSettings) -> None:
@@ -52,3 +55,12 @@ class Addon:
             settings.setdefault_in_component_priority_dict(name, component, order)
         for key, value in DEFAULTS.items():
             settings.set(key, value, "addon")
+        if settings_error(settings) is not None:
+            # The crawl stops before its first request (the components log
+            # the error); Scrapy's feed exporter would still open its files
+            # as the spider opens, emptying an existing ``-O`` file. No feed
+            # is opened: nothing is exported, and what was there is kept.
+            priority = max(
+                settings.getpriority("FEEDS") or 0, SETTINGS_PRIORITIES["cmdline"]
+            )
+            settings.set("FEEDS", {}, priority + 1)

@@ -10,22 +10,16 @@ import weakref
 from typing import TYPE_CHECKING, Any
 
 from itemadapter import ItemAdapter
+from scrapy import signals
 from scrapy.http import Response, TextResponse, XmlResponse
 from scrapy.spidermiddlewares.base import BaseSpiderMiddleware
 from scrapy.utils.response import get_base_url
 
-from scrapy_soup._scrapy._bridge import remember_code_languages
-from scrapy_soup._scrapy._checks import FieldsSeen, crawler_config
-from scrapy_soup._scrapy._origins import ItemOrigins, Origin
-from scrapy_soup._scrapy._plain import (
-    FieldFailures,
-    FieldPath,
-    convert_item,
-    escape_text,
-    field_formats,
-    html_field_names,
-)
-from scrapy_soup._scrapy.pipelines import early_stages
+from scrapy_soup._scrapy._checks import DOWNLOADER_ALONE, crawler_config
+from scrapy_soup._scrapy._item_path import ItemPath
+from scrapy_soup._scrapy._origins import Origin
+from scrapy_soup._scrapy._plain import holds_soup
+from scrapy_soup._scrapy._setup import Setup
 from scrapy_soup._scrapy.responses import (
     _base_url_in,
     built_soup,
@@ -70,10 +64,22 @@ class SoupDownloaderMiddleware:
         # Raises NotConfigured when SOUP_ENABLED is off or a setting is wrong.
         self._config = crawler_config(crawler)
         self._stats = crawler.stats
+        setup = Setup.of(crawler)
+        if not setup.spider_middleware and not setup.has_pipelines:
+            # No component of ours sees items: say it again on the first one
+            # holding a soup object (the start check said it once).
+            self._told = False
+            crawler.signals.connect(self._item_seen, signals.item_scraped)
+            crawler.signals.connect(self._item_seen, signals.item_error)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         return cls(crawler)
+
+    def _item_seen(self, item: Any, **kwargs: Any) -> None:
+        if not self._told and holds_soup(item):
+            self._told = True
+            logger.error("An item holds a soup object. %s", DOWNLOADER_ALONE)
 
     def process_response(
         self, request: Request, response: Response, spider: Spider | None = None
@@ -98,23 +104,24 @@ def response_origin(response: Response) -> Origin:
     the response weakly.
     """
     url = response.url
+    encoding = getattr(response, "encoding", None)
     soup = built_soup(response)
     if soup is not None:
-        return Origin(url, functools.partial(_soup_base_url, soup, url))
+        return Origin(url, functools.partial(_soup_base_url, soup, url), encoding)
     if not isinstance(response, TextResponse) or isinstance(response, XmlResponse):
-        return Origin(url, url)
+        return Origin(url, url, encoding)
     root = parsed_root(response)
     if root is not None:
         # The callback parsed the page already: read <base> from the tree.
         return Origin(
-            url, functools.partial(_base_url_in, root, url, response.encoding)
+            url, functools.partial(_base_url_in, root, url, response.encoding), encoding
         )
     # Not parsed: do not parse the page only for this, scan its first 4 KiB as
     # Scrapy's own urljoin() does.
     try:
-        return Origin(url, get_base_url(response))
+        return Origin(url, get_base_url(response), encoding)
     except ValueError:
-        return Origin(url, url)
+        return Origin(url, url, encoding)
 
 
 class SoupSpiderMiddleware(BaseSpiderMiddleware):
@@ -125,8 +132,10 @@ class SoupSpiderMiddleware(BaseSpiderMiddleware):
     ``str``, ``tag.attrs`` a ``dict``, a ``ResultSet`` a ``list``...), so
     that no pipeline, exporter or queue ever sees one. Beside the item (no
     field is added) it records the page URL and base URL, and which values
-    held markup: the pipelines make those absolute and clean them. A value
-    that cannot be converted is replaced by None, logged once per field and
+    held markup: the pipelines make those absolute and clean them; with no
+    scrapy_soup pipeline enabled, it does that itself, on the HTML fields
+    too (:class:`~scrapy_soup._scrapy._item_path.ItemPath`). A value that
+    cannot be converted is replaced by None, logged once per field and
     counted in ``soup/fields_failed``; the item always goes on. With
     ``SOUP_URL_FIELD`` set, the page URL is also written into that field
     (unless the item already has a value there).
@@ -134,57 +143,50 @@ class SoupSpiderMiddleware(BaseSpiderMiddleware):
 
     def __init__(self, crawler: Crawler) -> None:
         # Raises NotConfigured when SOUP_ENABLED is off or a setting is wrong.
-        self._config = crawler_config(crawler)
+        self._path = ItemPath.of(crawler)
         super().__init__(crawler)
-        self._fields_seen = FieldsSeen.of(crawler, self._config)
-        self._origins = ItemOrigins.of(crawler)
         # One origin per response, however many items it yields.
         self._by_response: weakref.WeakKeyDictionary[Response, Origin] = (
             weakref.WeakKeyDictionary()
         )
-        self._warned_url_field: set[type] = set()
-        # item class -> names of its HTML fields (settings + field metadata)
-        self._marked: dict[type, tuple[str, ...]] = {}
-        # item class -> its fields exported as text or Markdown
-        self._formats: dict[type, dict[str, str]] = {}
-        self._failures = FieldFailures(crawler.stats, type(self).__name__)
-        self._stats = crawler.stats
-        # The scrapy_soup pipelines whose work on a Tag's copy is done here.
-        self._stages = early_stages(crawler)
+        self._who = type(self).__name__
+        self._told_no_soup = False
 
     def get_processed_item(self, item: Any, response: Response | None) -> Any:
         # A dict is the usual item; is_item() asks every adapter class.
         if not (type(item) is dict or ItemAdapter.is_item(item)):
             return item
-        self._fields_seen.add(item)
         origin = None if response is None else self._origin_of(response)
-        failed: list[FieldPath] = []
-        try:
-            config = self._config
-            names = html_field_names(item, config.markup_fields, self._marked)
-            process = None
-            if self._stages:
-                formats = field_formats(
-                    item, config.text_fields, config.markdown_fields, self._formats
-                )
-                process = functools.partial(self._process_tag, origin, failed, formats)
-            converted = convert_item(item, names, process)
-        except Exception:
-            # Not expected (each value's failure is caught where it happens);
-            # the pipelines convert the item again.
-            logger.exception("Could not convert the soup objects of an item")
-            converted = None
-        markup = None
-        if converted is not None:
-            for path, exc in converted.failed:
-                self._failures.report(path, exc, "None")
-            markup = converted.markup or None
-        if origin is not None or markup is not None or failed:
-            # A start item has no page, but its markup is known.
-            self._origins.record(item, origin, markup, bool(failed))
-        if origin is not None and self._config.url_field is not None:
-            self._set_url_field(item, origin)
-        return item
+        if self._path.from_callback(item, origin, self._who):
+            return item
+        logger.warning(
+            "%s: dropped an item whose fields could not be processed "
+            "(SOUP_DROP_FAILED_ITEMS)",
+            self._who,
+        )
+        return None
+
+    def process_spider_exception(
+        self, response: Response, exception: Exception, spider: Spider | None = None
+    ) -> None:
+        """Say once which component is missing when a callback reads ``.soup``
+        on a response the downloader middleware did not hand on."""
+        if (
+            not self._told_no_soup
+            and not self._path.setup.downloader_middleware
+            and isinstance(response, TextResponse)
+            and isinstance(exception, AttributeError)
+            and getattr(exception, "name", None) == "soup"
+            and not hasattr(response, "soup")
+        ):
+            self._told_no_soup = True
+            logger.error(
+                "A callback read response.soup on a %s, which has none: "
+                "SoupDownloaderMiddleware is not enabled. Enable the add-on "
+                '(ADDONS = {"scrapy_soup.Addon": 0}) or add '
+                'DOWNLOADER_MIDDLEWARES = {"scrapy_soup.SoupDownloaderMiddleware": 45}',
+                type(response).__name__,
+            )
 
     def _origin_of(self, response: Response) -> Origin:
         origin = self._by_response.get(response)
@@ -200,61 +202,3 @@ class SoupSpiderMiddleware(BaseSpiderMiddleware):
                 origin = Origin(response.url, response.url)
             self._by_response[response] = origin
         return origin
-
-    def _process_tag(
-        self,
-        origin: Origin | None,
-        failed: list[FieldPath],
-        formats: dict[str, str],
-        fragment: Soup,
-        tag: Any,
-        path: FieldPath,
-    ) -> str:
-        """Do the pipelines' work on a Tag's copy; return the value's final str.
-
-        What the pipelines would do with the value (see ``early_stages``),
-        with the same stats and the same fail-closed rule: a copy that
-        cannot be processed gives the Tag's text, escaped.
-        """
-        doc = tag._doc
-        base_url = getattr(doc, "base_url", None) or (
-            origin.base_url if origin is not None else None
-        )
-        stages = self._stages
-        stage = stages[0]
-        fmt = formats.get(path[0])
-        try:
-            if fmt == "markdown":
-                remember_code_languages(fragment)
-            for stage in stages:
-                for key, count in stage.transform(fragment, base_url).items():
-                    if count and self._stats is not None:
-                        self._stats.inc_value(key, count)
-            return stages[-1].finish_as(fragment, fmt)
-        except Exception as exc:
-            failed.append(path)
-            stage._failures.report(path, exc, stage._instead)
-            try:
-                return escape_text(str(tag))
-            except Exception:
-                return ""
-
-    def _set_url_field(self, item: Any, origin: Origin) -> None:
-        name = self._config.url_field
-        assert name is not None
-        adapter = ItemAdapter(item)
-        if adapter.get(name):
-            return
-        try:
-            adapter[name] = origin.url
-        except (KeyError, TypeError, AttributeError) as exc:
-            # e.g. a scrapy.Item class that does not declare the field.
-            item_type = type(item)
-            if item_type not in self._warned_url_field:
-                self._warned_url_field.add(item_type)
-                logger.warning(
-                    "SOUP_URL_FIELD: cannot set field %r on %s items: %s",
-                    name,
-                    item_type.__name__,
-                    exc,
-                )

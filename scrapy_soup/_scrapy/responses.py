@@ -255,12 +255,32 @@ def _build_soup(response: SelectableResponse) -> Soup:
         return Soup("", kind, base_url=url)
     # The <base href> lookup walks the whole tree (most pages have none):
     # done when something reads soup.base_url, not on every first .soup.
-    if kind == "xml":
-        return Soup(selector, kind, base_url=url)
-    encoding = getattr(response, "encoding", None) or "utf-8"
-    # Not the response itself: a soup must not keep it alive.
-    base_url = functools.partial(_base_url_in, root, url, encoding)
+    base_url: Any = url
+    if kind != "xml":
+        encoding = getattr(response, "encoding", None) or "utf-8"
+        # Not the response itself: a soup must not keep it alive.
+        base_url = functools.partial(_base_url_in, root, url, encoding)
+    earlier = _earlier_document(root)
+    if earlier is not None:
+        # Soup(response.css(...)) came first: its Tags are this page's soup,
+        # which now learns the page's URL (one document, one parent chain).
+        earlier._base_url = base_url
+        soup: Soup = earlier.soup
+        return soup
     return Soup(selector, kind, base_url=base_url)
+
+
+def _earlier_document(root: Any) -> Any:
+    """The document ``Soup(selector_list)`` made over this page's tree, if any:
+    a whole-tree soup that has no URL."""
+    from scrapy_soup._tree._soup import document_viewing
+
+    if not isinstance(root, etree._Element):
+        return None
+    doc = document_viewing(root)
+    if doc is None or doc._el is not None or doc._base_url is not None:
+        return None
+    return doc
 
 
 def _is_tag(value: object) -> bool:
@@ -272,6 +292,11 @@ def _is_tag(value: object) -> bool:
 def _follow_url(url: Any) -> Any:
     """``url`` for ``follow()``: a soup Tag gives its ``href``, else its ``src``."""
     if _is_tag(url):
+        if url._el is None:
+            raise ValueError(
+                "follow() takes a URL, a Link, a Selector or a Tag with an href "
+                f"or src attribute, not a whole {type(url).__name__}"
+            )
         tag_url = url_of_tag(url)
         if tag_url is None:
             raise ValueError(f"<{url.name}> element has no href or src attribute")
@@ -502,6 +527,13 @@ class SoupResponse(_MixinBase):
         ``data:``) or does not make a valid URL, counted in
         ``soup/links_skipped``.
         """
+        if _is_tag(urls):
+            # One Tag (or a Soup) iterates over its children: refused, as
+            # Scrapy refuses one Selector.
+            raise TypeError(
+                "'urls' argument must be an iterable of URLs or Tags, not one "
+                f"{type(urls).__name__}: use follow() for one link"
+            )
         if (
             urls is None
             or isinstance(urls, (str, bytes, SelectorList))

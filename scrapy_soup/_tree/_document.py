@@ -81,6 +81,7 @@ class Document:
         "_has_hidden",
         "_kept",
         "_mode",
+        "_namespaces",
         "_pending",
         "_root",
         "_segmented",
@@ -126,6 +127,10 @@ class Document:
     #: yet (an adopted tree: `Soup.truncated` works it out when read).
     _truncated: bool | None
     _base_url: str | Callable[[], str | None] | None
+    #: The namespaces registered on the parsel Selector the soup wraps (the
+    #: selector's own dict, so later registrations count): ``tag.selector``
+    #: gets them. None for a soup not made from a Selector.
+    _namespaces: dict[str, str] | None
     _decomposed: bool
     #: Whether the tree holds a ``<template>`` (CSS selection asks before
     #: each ``select()``): ``(the root asked about, the answer)``; None again
@@ -186,6 +191,7 @@ class Document:
         self.is_xml = mode == "xml"
         self._decomposed = False
         self._base_url = base_url
+        self._namespaces = None
         self.original_encoding = None
         self._truncated = False
         self.declared_html_encoding = None

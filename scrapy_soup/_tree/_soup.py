@@ -509,6 +509,9 @@ class Soup(DocumentNode):
                 self._doc._mode, self._doc.is_xml = "xml", True
             text = getattr(markup, "_text", None)
             source = text if isinstance(text, str) else None
+            namespaces = getattr(markup, "namespaces", None)
+            if isinstance(namespaces, dict):
+                self._doc._namespaces = namespaces
             markup = root
         if isinstance(markup, etree._ElementTree):
             markup = markup.getroot()
@@ -667,6 +670,12 @@ def _register(doc: Document) -> None:
     if ref is not None and ref() is not None:
         return
     _DOCUMENTS[top] = _ref(doc, _forget_document, top)
+
+
+def document_viewing(top: Any) -> Document | None:
+    """The live document a soup made over the tree whose top element is ``top``."""
+    ref = _DOCUMENTS.get(top)
+    return ref() if ref is not None else None
 
 
 def _forget_document(dead: Ref) -> None:

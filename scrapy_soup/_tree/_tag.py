@@ -7,6 +7,7 @@ element on each call; the search and editing methods come from
 
 from __future__ import annotations
 
+import functools
 import warnings
 import weakref
 from collections.abc import Collection, Iterable, Iterator, Mapping
@@ -168,7 +169,12 @@ class Tag(AttributeReading, PageElement):
         if el is None:
             raise ValueError("an empty document has no element to select from")
         kind = "xml" if doc is not None and doc.is_xml else "html"
-        return Selector(root=el, type=kind)
+        # The namespaces registered on the response's selector hold here too.
+        namespaces = doc._namespaces if doc is not None else None
+        if doc is not None and el is doc._el and doc._mode == "fragment":
+            # A fragment soup's container is hidden: CSS matches what it shows.
+            return _contents_selector()(root=el, type=kind, namespaces=namespaces)
+        return Selector(root=el, type=kind, namespaces=namespaces)
 
     @property
     def hidden(self) -> bool:
@@ -634,3 +640,24 @@ def _unpickle_tag(markup: str, is_xml: bool, base_url: str | None = None) -> Any
 
 Tag.MAIN_CONTENT_STRING_TYPES = frozenset({NavigableString, CData})
 classes.Tag = Tag
+
+
+@functools.cache
+def _contents_selector() -> type[parsel.Selector]:
+    """The class of a fragment soup's ``selector`` (made on first use)."""
+    from parsel import Selector
+    from parsel.csstranslator import GenericTranslator, HTMLTranslator
+
+    translators = {"html": HTMLTranslator(), "xml": GenericTranslator()}
+
+    class ContentsSelector(Selector):
+        """A Selector over a fragment soup's hidden container: ``css()``
+        searches below it (``descendant::``), as ``soup.select()`` does,
+        and gives plain Selectors."""
+
+        def css(self, query: str) -> Any:
+            translator = translators["xml" if self.type == "xml" else "html"]
+            plain = Selector(root=self.root, type=self.type, namespaces=self.namespaces)
+            return plain.xpath(translator.css_to_xpath(query, "descendant::"))
+
+    return ContentsSelector

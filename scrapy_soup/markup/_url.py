@@ -26,6 +26,7 @@ from w3lib.url import safe_url_string
 
 __all__ = [
     "Base",
+    "can_be_base",
     "css_url_spans",
     "hidden_scheme",
     "ping_spans",
@@ -151,6 +152,7 @@ class Base:
 
     __slots__ = (
         "_dir",
+        "_encoding",
         "_memo",
         "_path_and_query_base",
         "_prefix",
@@ -159,8 +161,14 @@ class Base:
         "url",
     )
 
-    def __init__(self, url: str) -> None:
-        """Split *url*; raise ValueError unless it is absolute and hierarchical."""
+    def __init__(self, url: str, encoding: str | None = None) -> None:
+        """Split *url*; raise ValueError unless it is absolute and hierarchical.
+
+        *encoding* is the page's: the query of a resolved URL is
+        percent-encoded in it, as browsers, ``response.follow()`` and
+        ``safe_url_string(encoding=...)`` do (the path is UTF-8 always).
+        """
+        self._encoding = encoding or "utf-8"
         url = preprocess_url(url)
         scheme_match = _SCHEME.match(url)
         if not scheme_match:
@@ -181,6 +189,12 @@ class Base:
         self._dir = path[: path.rfind("/") + 1]
         #: value -> resolved: a page repeats its links (menus, footers).
         self._memo: dict[str, str | None] = {}
+
+    def resolve_empty(self) -> str:
+        """What an empty reference (``href=""``) resolves to: this URL, without
+        its fragment (WHATWG URL, relative state; lxml's
+        ``make_links_absolute`` gives the page URL too)."""
+        return self.url.split("#", 1)[0]
 
     def resolve(self, value: str) -> str | None:
         """Return the absolute URL for a relative *value*, or None to leave it alone.
@@ -220,16 +234,28 @@ class Base:
             resolved = self._prefix + _remove_dot_segments(self._dir + path) + rest
         return self._safe(resolved)
 
-    @staticmethod
-    def _safe(url: str, force: bool = False) -> str | None:
+    def _safe(self, url: str, force: bool = False) -> str | None:
         # A second "#" is percent-encoded by safe_url_string: take that path.
         if not force and _URL_SAFE.match(url) and url.count("#") < 2:
             return url
         try:
-            return safe_url_string(url)
+            return safe_url_string(url, self._encoding)
         except (ValueError, UnicodeError):
             # Invalid IPv6 hosts, bad ports, IDNA failures: leave the value.
             return None
+
+
+def can_be_base(url: str) -> bool:
+    """Whether *url* can be a base URL: absolute and hierarchical.
+
+    A page at ``data:`` or ``about:blank`` cannot resolve relative links
+    (WHATWG URL: a relative reference against an opaque URL fails).
+    """
+    try:
+        Base(url)
+    except ValueError:
+        return False
+    return True
 
 
 def ping_spans(value: str) -> list[tuple[int, int]]:

@@ -46,6 +46,7 @@ from ._document import (
     document_parts,
     remove,
 )
+from ._foreign import remove_raw_text_in_foreign_content
 from ._markup import (
     CleanError,
     as_html,
@@ -254,6 +255,7 @@ def _clean_tree(
         _empty_collected(el, compiled, stats)
     if compiled.style_allowed:
         _remove_unsafe_styles(el, compiled, stats)
+        stats.elements_removed += remove_raw_text_in_foreign_content(el)
     return stats, walk.plain and el.tail is None
 
 

@@ -38,6 +38,7 @@ from ._markup import (
     write_as_read,
 )
 from ._url import (
+    _C0_OR_SPACE,
     Base,
     css_url_spans,
     ping_spans,
@@ -146,7 +147,9 @@ def _rewrite(
     return "".join(out), count
 
 
-def document_base(el: etree._Element, base_url: str) -> tuple[Base, Base]:
+def document_base(
+    el: etree._Element, base_url: str, encoding: str | None = None
+) -> tuple[Base, Base]:
     """The base for *el*: the document's first ``<base href>``, else *base_url*.
 
     HTML Standard, "document base URL": the first ``base`` element with an
@@ -154,9 +157,10 @@ def document_base(el: etree._Element, base_url: str) -> tuple[Base, Base]:
     "frozen base URL" falls back to the document URL when the href does not
     parse or has a ``data:`` or ``javascript:`` scheme.
     Returns ``(base, document_url)``: the ``<base>`` element's own href is
-    resolved against the document URL, not against itself.
+    resolved against the document URL, not against itself.  *encoding* is
+    the page's, for the queries of resolved URLs (see `Base`).
     """
-    document_url = Base(base_url)
+    document_url = Base(base_url, encoding)
     href = None
     # iter() with a tag filter walks in C; an XPath with a local-name()
     # predicate costs a function call per element ("{*}" also matches no
@@ -168,7 +172,7 @@ def document_base(el: etree._Element, base_url: str) -> tuple[Base, Base]:
     if href is None:
         return document_url, document_url
     try:
-        base = Base(document_url.resolve(href) or href)
+        base = Base(document_url.resolve(href) or href, encoding)
     except ValueError:
         return document_url, document_url
     if base.scheme in ("data", "javascript"):
@@ -177,7 +181,11 @@ def document_base(el: etree._Element, base_url: str) -> tuple[Base, Base]:
 
 
 def absolutize_element(
-    el: etree._Element, base_url: str, *, extra_attrs: Iterable[str] = ()
+    el: etree._Element,
+    base_url: str,
+    *,
+    extra_attrs: Iterable[str] = (),
+    encoding: str | None = None,
 ) -> int:
     """Make every relative URL in *el* and its descendants absolute; return how many.
 
@@ -190,13 +198,17 @@ def absolutize_element(
     and each attribute named in *extra_attrs* (one URL, or a srcset if the
     name ends with ``srcset``, e.g. ``data-src``, ``data-srcset``).
 
-    Left alone: empty values, fragment-only (``#top``) and values with a
+    An empty ``href`` (``href=""``) links to the page itself: it becomes the
+    base URL without its fragment, as a browser and lxml's
+    ``make_links_absolute`` resolve it.  Left alone: other empty values
+    (an empty ``src`` requests nothing), fragment-only (``#top``) and values with a
     scheme (absolute URLs, ``mailto:``, ``tel:``, ``data:``, ``javascript:``:
     removing those is `scrapy_soup.clean`'s business), and anything that
     does not parse (invalid IPv6 hosts, bad ports): never raises for a URL
     in the HTML.  Resolved URLs are percent-encoded the WHATWG way
-    (`w3lib.url.safe_url_string`).  Raises ValueError if *base_url* is not
-    an absolute hierarchical URL.
+    (`w3lib.url.safe_url_string`), their query in *encoding* (the page's;
+    UTF-8 if not given), as ``response.follow()`` requests them.  Raises
+    ValueError if *base_url* is not an absolute hierarchical URL.
     """
     kinds = _kinds(tuple(sorted(set(extra_attrs))))
     names = kinds.keys()
@@ -208,7 +220,7 @@ def absolutize_element(
         for node in el.iter(etree.Element)
         if not names.isdisjoint(node.keys()) or node.tag == "style"
     )
-    return _absolutize_nodes(el, nodes, base_url, kinds)
+    return _absolutize_nodes(el, nodes, base_url, kinds, encoding)
 
 
 def link_attribute_names(extra_attrs: Iterable[str] = ()) -> Set[str]:
@@ -239,8 +251,9 @@ def _absolutize_nodes(
     nodes: Iterable[etree._Element],
     base_url: str,
     kinds: dict[str, int],
+    encoding: str | None = None,
 ) -> int:
-    base, document_url = document_base(el, base_url)
+    base, document_url = document_base(el, base_url, encoding)
     resolve = base.resolve
     count = 0
     local_tags: dict[str, str] = {}
@@ -265,11 +278,14 @@ def _absolutize_nodes(
                 # Most links: one URL, set at once.
                 if name in _ONLY_ON and local_tag not in _ONLY_ON[name]:
                     continue
-                resolved = (
-                    document_url.resolve(value)
-                    if local_tag == "base"
-                    else resolve(value)
-                )
+                if local_tag == "base":
+                    resolved = document_url.resolve(value)
+                elif name == "href" and not value.strip(_C0_OR_SPACE):
+                    # A link to the page itself, as a browser follows it
+                    # (an empty src requests nothing: left alone).
+                    resolved = base.resolve_empty()
+                else:
+                    resolved = resolve(value)
                 if resolved is None or resolved == value:
                     continue
                 try:
@@ -300,7 +316,11 @@ def _absolutize_nodes(
 
 
 def absolutize_links(
-    html_or_tag: T, base_url: str, *, extra_attrs: Iterable[str] = ()
+    html_or_tag: T,
+    base_url: str,
+    *,
+    extra_attrs: Iterable[str] = (),
+    encoding: str | None = None,
 ) -> T:
     """Make relative links absolute; return the same kind of object as given.
 
@@ -310,7 +330,8 @@ def absolutize_links(
     ``str(Soup(html))`` without the whitespace and second doctype that only
     stray end tags before its root leave there); a soup `Tag`/`Soup`
     or an lxml element is changed in place and returned.  See
-    `absolutize_element` for what is rewritten and what is left alone.
+    `absolutize_element` for what is rewritten and what is left alone (and
+    *encoding*, the page's, for the queries).
     Raises `scrapy_soup.CleanError` if it cannot finish (it never
     returns the markup unprocessed), ValueError for a bad *base_url*.
 
@@ -327,17 +348,23 @@ def absolutize_links(
         written: Any = write_as_read(
             text,
             lambda document: (
-                _absolutize_document(text, base_url, extra_attrs)
+                _absolutize_document(text, base_url, extra_attrs, encoding)
                 if document
-                else _absolutize_target(parse_fragment(text), base_url, extra_attrs)
+                else _absolutize_target(
+                    parse_fragment(text), base_url, extra_attrs, encoding
+                )
             ),
         )
         return written  # type: ignore[no-any-return]
-    result = _absolutize_target(target_element(html_or_tag), base_url, extra_attrs)
+    result = _absolutize_target(
+        target_element(html_or_tag), base_url, extra_attrs, encoding
+    )
     return result  # type: ignore[no-any-return]
 
 
-def _absolutize_document(text: str, base_url: str, extra_attrs: tuple[str, ...]) -> str:
+def _absolutize_document(
+    text: str, base_url: str, extra_attrs: tuple[str, ...], encoding: str | None
+) -> str:
     """`absolutize_links` of a whole document string.
 
     Its comments and doctype stay as bs4 writes them: the soup of it is the
@@ -346,7 +373,7 @@ def _absolutize_document(text: str, base_url: str, extra_attrs: tuple[str, ...])
     with site_markup():  # (an XHTML or SVG document is HTML enough)
         soup = Soup(text)
     _drop_what_is_not_read_back(soup)
-    absolutize_links(soup, base_url, extra_attrs=extra_attrs)
+    absolutize_links(soup, base_url, extra_attrs=extra_attrs, encoding=encoding)
     return str(soup)
 
 
@@ -371,12 +398,14 @@ def _drop_what_is_not_read_back(soup: Soup) -> None:
 
 
 def _absolutize_target(
-    target: Target, base_url: str, extra_attrs: tuple[str, ...]
+    target: Target, base_url: str, extra_attrs: tuple[str, ...], encoding: str | None
 ) -> Any:
     """`absolutize_links` of a parsed target: its elements changed, given back."""
     try:
         for element in target.elements:
-            absolutize_element(element, base_url, extra_attrs=extra_attrs)
+            absolutize_element(
+                element, base_url, extra_attrs=extra_attrs, encoding=encoding
+            )
         result: Any = give_back(target)
     except Exception as exc:
         raise CleanError(
