@@ -3,7 +3,7 @@
 bs4 keeps the tree builder that made a soup as ``soup.builder``; code reads
 its settings (``soup.builder.is_xml``, ``string_containers``...) to know how
 the soup was parsed.  Here the parse is lxml's, set up in `_parse`, so the
-builder is a read-only description of one of the three modes with bs4's
+builder is a read-only description of one of the modes with bs4's
 values for the builder that mode stands for: lxml's HTML builder,
 ``html.parser`` (the fragment mode's model) or lxml's XML builder.  It
 cannot build anything (``feed``, ``prepare_markup`` are not there).
@@ -66,8 +66,10 @@ class TreeBuilderInfo:
         #: The line of each tag is lxml's ``sourceline`` in every mode; bs4
         #: records lines (and columns) with ``html.parser`` only.
         self.store_line_numbers = store_line_numbers
+        # bs4's html5lib builder makes every string a plain NavigableString
+        # (its tree builder never pushes a tag's string container).
         self.string_containers: Mapping[str, type[NavigableString]] = (
-            {} if is_xml else STRING_CONTAINERS
+            {} if is_xml or name == "html5lib" else STRING_CONTAINERS
         )
         self.preserve_whitespace_tags: frozenset[str] = (
             frozenset() if is_xml else PRESERVE_WHITESPACE_TAGS
@@ -100,12 +102,17 @@ _BUILDERS = {
     "xml": TreeBuilderInfo(
         "lxml-xml", ["lxml-xml", "lxml", "xml", "fast", "permissive"], True, False
     ),
+    # bs4's HTML5TreeBuilder (it records line numbers; here lxml's sourceline
+    # is None: the tree is not libxml2's).
+    "html5": TreeBuilderInfo(
+        "html5lib", ["html5lib", "permissive", "html5", "html"], False, True
+    ),
 }
 MODE_OF_BUILDER = {builder.NAME: mode for mode, builder in _BUILDERS.items()}
 
 
 def builder_for(mode: str) -> TreeBuilderInfo:
-    """The builder description of a soup mode ("html", "fragment", "xml")."""
+    """The builder description of a soup mode ("html", "fragment", "xml", "html5")."""
     return _BUILDERS[mode]
 
 

@@ -1,0 +1,158 @@
+"""The HTML5 mode's parse: the WHATWG tree builder, into an lxml tree.
+
+bs4's ``"html5lib"`` feature parses as a browser does (`<tbody>` added,
+``<p>`` closed, misnested ``<a>`` re-parented by the adoption agency); so
+does this mode, with turbohtml's tree builder (C) in place of html5lib's
+(pure Python, the same algorithm).  turbohtml converts its tree to lxml in
+C (``turbohtml.etree.to_lxml_html``), so search, edits, output and cleaning
+run on it unchanged, and a Scrapy response's selector is built on it.
+
+Chosen by measurement (``benchmarks/bench_html5.py``, docs/migrating.md):
+on the repository's 36 real pages its tree equals bs4's html5lib tree on
+every page, at about a tenth of bs4's html5lib time; html5lib's own lxml
+tree builder is as slow as bs4; html5-parser needs lxml built against its
+libxml2 (not lxml's wheels); selectolax and markupever give no lxml tree
+without a serialization round-trip that libxml2 would parse its own way.
+
+turbohtml is the optional ``html5`` extra: asking for the mode without it
+raises `FeatureNotFound` naming what to install.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from typing import Any
+
+from lxml import etree
+
+from ._parse import FeatureNotFound, html_parser
+
+#: What to install for the mode (the message of the error without it).
+INSTALL_HINT = (
+    'The html5 parser (bs4\'s "html5lib" feature) needs turbohtml: '
+    "pip install 'scrapy-soup[html5]'"
+)
+
+#: The C0 controls lxml refuses in a tree (XML 1.0 forbids them).  A browser
+#: shows nothing for them; html5lib keeps them, lxml cannot: they are left
+#: out, before the parse (docs/migrating.md).
+_REFUSED_CONTROLS = re.compile("[\x00-\x08\x0b\x0e-\x1f]")
+
+_turbohtml: Any = None
+
+
+def _parser() -> Any:
+    """The turbohtml module, imported once; `FeatureNotFound` without it."""
+    global _turbohtml
+    if _turbohtml is None:
+        try:
+            import turbohtml
+            import turbohtml.etree
+        except ImportError as exc:
+            hint = INSTALL_HINT
+            if sys.version_info < (3, 11):
+                hint += " (turbohtml needs Python 3.11 or later)"
+            raise FeatureNotFound(hint) from exc
+        _turbohtml = turbohtml
+    return _turbohtml
+
+
+def available() -> bool:
+    """Whether the html5 mode can parse here (its extra is installed)."""
+    try:
+        _parser()
+    except FeatureNotFound:
+        return False
+    return True
+
+
+def parse_html5(markup: str) -> Any:
+    """The ``<html>`` element of ``markup`` parsed as the WHATWG algorithm does.
+
+    Its document holds what the page's doctype says (none when the page has
+    none: libxml2's invented one is never added) and the comments before
+    and after ``<html>`` as the root's siblings, where the soup's document
+    level and lxml's serializer both read them.
+    """
+    turbohtml = _parser()
+    if _REFUSED_CONTROLS.search(markup) is not None:
+        markup = _REFUSED_CONTROLS.sub("", markup)
+    # No scripting flag (html5lib's default, and bs4's): <noscript> holds
+    # markup.  A <template shadowrootmode> stays a template with its
+    # content, as html5lib (which predates declarative shadow roots) keeps it.
+    document = turbohtml.parse(
+        markup, positions=False, allow_declarative_shadow_roots=False
+    )
+    _inline_templates(document)
+    parsed = turbohtml.etree.to_lxml_html(turbohtml.etree.ElementView(document.root))
+    root = _skeleton(document)
+    root.text = parsed.text
+    for name, value in parsed.items():
+        root.set(name, value)
+    root.extend(parsed)  # (moves each child, its tail with it)
+    last = None  # the last node after the root: None before it
+    for node in document.children:
+        kind = type(node).__name__
+        if kind == "Element":
+            last = root
+        elif kind == "Comment":
+            comment = _comment(node.data)
+            if last is None:
+                root.addprevious(comment)
+            else:
+                last.addnext(comment)
+                last = comment
+    return root
+
+
+def _comment(text: str) -> Any:
+    """An lxml comment of ``text``; lxml refuses ``--`` in one, and a last ``-``."""
+    text = text.replace("--", "- -")
+    return etree.Comment(text + " " if text.endswith("-") else text)
+
+
+def _inline_templates(document: Any) -> None:
+    """Put each ``<template>``'s content back under it, as html5lib's tree has it.
+
+    The WHATWG tree keeps it in a separate fragment (which the conversion
+    to lxml leaves out); a template inside a template's content is found
+    on the next pass.
+    """
+    while True:
+        fragments = [
+            child
+            for template in document.find_all("template")
+            for child in template.children
+            if type(child).__name__ == "DocumentFragment"
+        ]
+        if not fragments:
+            return
+        for fragment in fragments:
+            for child in list(fragment.children):
+                fragment.insert_before(child)
+            fragment.extract()
+
+
+def _skeleton(document: Any) -> Any:
+    """An empty ``<html>`` in a document with the page's doctype (or none).
+
+    Made by libxml2 from a doctype and ``<html>`` alone, so that the
+    document's ``docinfo`` says what the page said, for the soup and for
+    lxml's serializer alike.
+    """
+    doctype = next(
+        (n for n in document.children if type(n).__name__ == "Doctype"), None
+    )
+    head = ""
+    if doctype is not None:
+        name = doctype.name or "html"
+        public_id, system_id = doctype.public_id, doctype.system_id
+        if public_id:
+            head = f'<!DOCTYPE {name} PUBLIC "{public_id}"'
+            head += f' "{system_id}">' if system_id else ">"
+        elif system_id:
+            head = f'<!DOCTYPE {name} SYSTEM "{system_id}">'
+        else:
+            head = f"<!DOCTYPE {name}>"
+    return etree.fromstring(f"{head}<html></html>".encode(), html_parser("utf-8"))

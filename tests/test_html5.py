@@ -1,0 +1,164 @@
+"""The html5 mode (`_tree/_html5.py`): bs4's html5lib tree, built by turbohtml.
+
+The oracle is ``BeautifulSoup(markup, "html5lib")``.  Every test here but
+the one that simulates a missing extra needs turbohtml: they are marked
+``html5``, so a run without the extra deselects them with ``-m "not html5"``
+(in the default run, where the test extra installs it, they must pass).
+"""
+
+from __future__ import annotations
+
+import copy
+import sys
+from typing import Any
+
+import bs4
+import pytest
+from conftest import corpus_pages, corpus_params, read_page
+
+from scrapy_soup import FeatureNotFound, Soup
+from scrapy_soup._tree import _html5
+
+#: turbohtml (the extra) installs on Python 3.11 and later only.
+on_311 = pytest.mark.skipif(
+    sys.version_info < (3, 11), reason="turbohtml needs Python 3.11 or later"
+)
+
+#: What browsers' parsing changes, each case as the issue measured it on
+#: real pages: the implied <tbody>, <p> closed by a block, the adoption
+#: agency re-parenting <a>, </br> as <br>, and the document level.
+CASES = [
+    "<table><tr><td>a</td></tr></table>",
+    "<p>one<div>block</div>two</p>",
+    "<a href='/x'><p>inside</a>after</p>",
+    "text</br>more",
+    "<!DOCTYPE html><!--before--><title>t</title><p>x</p></html><!--after-->",
+    '<!DOCTYPE html PUBLIC "-//W3C//DTD HTML 4.01//EN" '
+    '"http://www.w3.org/TR/html4/strict.dtd"><p>x',
+    "<div>y<template><div>in <b>template</b></div></template></div>",
+    "<svg viewBox='0 0 1 1'><path d='M0'/></svg><math><mi>x</mi></math>",
+    "",
+    "<ul><li>one<li>two</ul><select><option>a<option>b</select>",
+]
+
+
+@pytest.mark.html5
+@on_311
+@pytest.mark.parametrize("markup", CASES)
+@pytest.mark.parametrize("features", ["html5lib", "html5"])
+def test_cases_equal_bs4s_html5lib_tree(markup: str, features: str) -> None:
+    ours, theirs = Soup(markup, features), bs4.BeautifulSoup(markup, "html5lib")
+    assert str(ours) == str(theirs)
+    assert ours.prettify() == theirs.prettify()
+    assert [t.name for t in ours.find_all(True)] == [
+        t.name for t in theirs.find_all(True)
+    ]
+
+
+@pytest.mark.html5
+@on_311
+@pytest.mark.parametrize(
+    ("markup", "browsers", "html5libs"),
+    [
+        # A <p> in scope outside a template: html5lib closes it at a <div>
+        # inside the template's content and moves the content out; the
+        # template is a scope boundary for browsers.
+        (
+            "<p>y<template><div>in</div></template>",
+            "<p>y<template><div>in</div></template></p>",
+            "<p>y<template></template></p><div>in</div>",
+        ),
+        # A <template> before the body goes in the <head> (html5lib 1.1
+        # predates that step of the algorithm and puts it in the body).
+        (
+            "<template><i>t</i></template><p>y",
+            "<head><template><i>t</i></template></head><body><p>y</p>",
+            "<head></head><body><template><i>t</i></template><p>y</p>",
+        ),
+    ],
+)
+def test_where_html5lib_is_not_the_browser_the_tree_is_the_browsers(
+    markup: str, browsers: str, html5libs: str
+) -> None:
+    # docs/migrating.md lists both.
+    assert browsers in str(Soup(markup, "html5lib"))
+    assert html5libs in str(bs4.BeautifulSoup(markup, "html5lib"))
+
+
+@pytest.mark.html5
+@on_311
+def test_builder_and_is_xml_are_bs4s() -> None:
+    ours = Soup("<p>x", "html5lib")
+    theirs = bs4.BeautifulSoup("<p>x", "html5lib")
+    assert ours.is_xml is theirs.is_xml is False
+    assert ours.builder is not None and theirs.builder is not None
+    assert ours.builder.NAME == theirs.builder.NAME == "html5lib"
+    assert ours.builder.features == theirs.builder.features
+    # Strings in <script> are plain strings in bs4's html5lib tree: get_text
+    # includes them (it leaves them out with the lxml builder).
+    assert ours.builder.string_containers == {}
+
+
+@pytest.mark.html5
+@on_311
+def test_the_tree_is_the_browsers_and_everything_works_on_it() -> None:
+    soup = Soup("<table><tr><td><a href=x>1</a></td></tr></table><p>a<p>b", "html5")
+    assert [t.name for t in soup.select("table > tbody > tr > td")] == ["td"]
+    assert len(soup.find_all("p")) == 2
+    soup.find("a")["href"] = "y"
+    soup.p.string = "edited"
+    assert '<a href="y">1</a>' in str(soup)
+    assert soup.p.get_text() == "edited"
+    copied = copy.copy(soup)
+    assert copied.builder is not None and copied.builder.NAME == "html5lib"
+    assert str(copied) == str(soup)
+
+
+@pytest.mark.html5
+@on_311
+def test_control_characters_lxml_refuses_are_left_out() -> None:
+    # html5lib keeps them; lxml cannot hold them; a browser shows nothing.
+    soup = Soup("<p>a\x01b\x0bc\x1fd</p>\t\n", "html5lib")
+    assert soup.p.string == "abcd"
+    assert Soup(b"<p>\x00x</p>", "html5lib").p.string == "x"
+
+
+def test_without_the_extra_asking_for_the_mode_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # As if turbohtml were not installed: its import fails.
+    monkeypatch.setattr(_html5, "_turbohtml", None)
+    monkeypatch.setitem(sys.modules, "turbohtml", None)
+    monkeypatch.setitem(sys.modules, "turbohtml.etree", None)
+    with pytest.raises(FeatureNotFound, match=r"pip install 'scrapy-soup\[html5\]'"):
+        Soup("<p>x", "html5lib")
+    assert not _html5.available()
+    # The other modes do not need it.
+    assert Soup("<p>x").p is not None
+
+
+# -- the corpus -----------------------------------------------------------------
+
+PAGES = corpus_pages()
+
+
+def _tags(soup: Any) -> list[tuple[str, dict[str, Any]]]:
+    return [(t.name, dict(t.attrs)) for t in soup.find_all(True)]
+
+
+#: Selectors from the parity suite and what browsers' trees change.
+SELECTORS = ["table > tbody > tr", "p", "a[href]", "div > p", "li", "head > meta"]
+
+
+@pytest.mark.html5
+@on_311
+@pytest.mark.parametrize("page", corpus_params(PAGES), ids=[p.name for p in PAGES])
+def test_corpus_tree_search_and_select_equal_bs4s_html5lib(page: Any) -> None:
+    text = read_page(page)
+    ours, theirs = Soup(text, "html5lib"), bs4.BeautifulSoup(text, "html5lib")
+    assert _tags(ours) == _tags(theirs)
+    for selector in SELECTORS:
+        assert [str(t.attrs) for t in ours.select(selector)] == [
+            str(t.attrs) for t in theirs.select(selector)
+        ], selector
+    assert str(ours.find("title")) == str(theirs.find("title"))
