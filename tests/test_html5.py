@@ -162,3 +162,18 @@ def test_corpus_tree_search_and_select_equal_bs4s_html5lib(page: Any) -> None:
             str(t.attrs) for t in theirs.select(selector)
         ], selector
     assert str(ours.find("title")) == str(theirs.find("title"))
+
+
+def test_without_the_extra_soup_parser_html5_stops_the_crawl_saying_what_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from scrapy.settings import Settings
+
+    from scrapy_soup._scrapy._config import Config, SettingsError
+
+    monkeypatch.setattr(_html5, "_turbohtml", None)
+    monkeypatch.setitem(sys.modules, "turbohtml", None)
+    monkeypatch.setitem(sys.modules, "turbohtml.etree", None)
+    with pytest.raises(SettingsError, match=r"SOUP_PARSER.*scrapy-soup\[html5\]"):
+        Config.from_settings(Settings({"SOUP_PARSER": "html5"}))
+    assert Config.from_settings(Settings({})).parser == "lxml"
