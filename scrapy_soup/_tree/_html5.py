@@ -20,6 +20,7 @@ raises `FeatureNotFound` naming what to install.
 
 from __future__ import annotations
 
+import itertools
 import re
 import sys
 from typing import Any
@@ -75,6 +76,15 @@ def parse_html5(markup: str) -> Any:
     and after ``<html>`` as the root's siblings, where the soup's document
     level and lxml's serializer both read them.
     """
+    return parse_html5_document(markup)[0]
+
+
+def parse_html5_document(markup: str) -> tuple[Any, int]:
+    """`parse_html5`'s root, and how many comments come before the doctype.
+
+    (lxml's document has its doctype first, whatever comes before it: the
+    soup lists those comments before it.)
+    """
     turbohtml = _parser()
     if _REFUSED_CONTROLS.search(markup) is not None:
         markup = _REFUSED_CONTROLS.sub("", markup)
@@ -91,25 +101,125 @@ def parse_html5(markup: str) -> Any:
     for name, value in parsed.items():
         root.set(name, value)
     root.extend(parsed)  # (moves each child, its tail with it)
+    _place_comments(document, root)
+    _restore_names(document, root)
     last = None  # the last node after the root: None before it
+    before_doctype = leading = 0
     for node in document.children:
         kind = type(node).__name__
-        if kind == "Element":
+        if kind == "Doctype":
+            before_doctype = leading
+        elif kind == "Element":
             last = root
         elif kind == "Comment":
+            leading += last is None
             comment = _comment(node.data)
             if last is None:
                 root.addprevious(comment)
             else:
                 last.addnext(comment)
                 last = comment
-    return root
+    return root, before_doctype
+
+
+def _place_comments(document: Any, root: Any) -> None:
+    """Put the comments inside ``<html>`` where the WHATWG tree has them.
+
+    The conversion to lxml leaves comments out: each is inserted after the
+    element or comment it follows (or first in its parent), and the text
+    lxml holds there split where the comment stood, in document order.
+    """
+    elements: dict[int, tuple[Any, Any]] = {}  # id -> (turbohtml node, lxml)
+    for comment in document.xpath("//comment()"):
+        parent = comment.parent
+        if type(parent).__name__ != "Element":
+            continue  # the document's own: `parse_html5` places them
+        before: list[str] = []
+        index = 0  # among the parent's elements and comments
+        for sibling in comment.previous_siblings:  # the nearest first
+            if type(sibling).__name__ == "Text":
+                if not index:
+                    before.append(sibling.data)
+            else:
+                index += 1
+        text = "".join(reversed(before))
+        el = _lxml_element(parent, root, elements)
+        node = _comment(comment.data)
+        if index:
+            anchor = el[index - 1]
+            rest = anchor.tail or ""
+            anchor.addnext(node)
+            anchor.tail = text or None
+        else:
+            rest = el.text or ""
+            el.insert(0, node)
+            el.text = text or None
+        node.tail = rest[len(text) :] or None
+
+
+def _restore_names(document: Any, root: Any) -> None:
+    """Give back the names with a colon (``<g:plusone>``) the conversion changed.
+
+    lxml's API refuses such a name, which libxml2's HTML parser keeps (the
+    default mode's tree has them, and bs4's): an element of that name made
+    by libxml2 takes the place of the renamed one, with its attributes,
+    text and children.
+    """
+    elements: dict[int, tuple[Any, Any]] = {}
+    for node in document.xpath("//*[contains(name(), ':')]"):
+        el = _lxml_element(node, root, elements)
+        name = node.tag
+        if el.tag == name or el.getparent() is None:
+            continue
+        holder = etree.fromstring(
+            f"<html><body><{name}></{name}></body></html>".encode(),
+            html_parser("utf-8"),
+        )
+        named = holder[0][0]
+        if named.tag != name:
+            continue  # not a name libxml2 reads whole either
+        try:
+            for key, value in el.items():
+                named.set(key, value)
+        except ValueError:
+            continue  # an attribute lxml's API cannot set either: kept as it is
+        named.text, named.tail = el.text, el.tail
+        named.extend(el)
+        el.getparent().replace(el, named)
+        elements[id(node)] = (node, named)
+
+
+def _lxml_element(node: Any, root: Any, found: dict[int, tuple[Any, Any]]) -> Any:
+    """The lxml element standing for turbohtml element ``node``: the same
+    path of element indexes from ``<html>`` (comments placed so far are
+    not counted)."""
+    known = found.get(id(node))
+    if known is not None and known[0] is node:
+        return known[1]
+    parent = node.parent
+    if type(parent).__name__ != "Element":
+        el = root
+    else:
+        index = sum(1 for s in node.previous_siblings if type(s).__name__ == "Element")
+        container = _lxml_element(parent, root, found)
+        el = next(itertools.islice(container.iterchildren(etree.Element), index, None))
+    found[id(node)] = (node, el)
+    return el
 
 
 def _comment(text: str) -> Any:
-    """An lxml comment of ``text``; lxml refuses ``--`` in one, and a last ``-``."""
-    text = text.replace("--", "- -")
-    return etree.Comment(text + " " if text.endswith("-") else text)
+    """An lxml comment of ``text``.
+
+    lxml's API refuses ``--`` in a comment and a last ``-``, which HTML
+    allows (``<!--- x --->``); libxml2's HTML parser makes such a comment
+    from markup, as the default mode's parse does.
+    """
+    if "--" not in text and not text.endswith("-"):
+        return etree.Comment(text)
+    holder = etree.fromstring(
+        f"<html><body><!--{text}--></body></html>".encode(), html_parser("utf-8")
+    )
+    return holder[0][0]
 
 
 def _inline_templates(document: Any) -> None:

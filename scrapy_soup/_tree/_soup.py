@@ -22,7 +22,7 @@ from ._builder import TreeBuilderInfo, warn_if_xml
 from ._classes import classes
 from ._document import Document
 from ._encodings import decode_excluding
-from ._html5 import parse_html5
+from ._html5 import parse_html5_document
 from ._identity import Ref, _ref, remember, wrap
 from ._node import PageElement
 from ._parse import (
@@ -379,7 +379,8 @@ class Soup(DocumentNode):
             return
         if doc._mode == "html5":
             # The document level is in the tree (`_html5.parse_html5`).
-            doc._set_root(parse_html5(markup), None, parsed_here=True)
+            root, doc._top_doctype_index = parse_html5_document(markup)
+            doc._set_root(root, None, parsed_here=True)
             return
         parser = html_parser("utf-8")
         root: Any = None
