@@ -379,8 +379,8 @@ class Soup(DocumentNode):
             return
         if doc._mode == "html5":
             # The document level is in the tree (`_html5.parse_html5`).
-            root, doc._top_doctype_index = parse_html5_document(markup)
-            doc._set_root(root, None, parsed_here=True)
+            html, doc._top_doctype_index = parse_html5_document(markup)
+            doc._set_root(html, None, parsed_here=True)
             return
         parser = html_parser("utf-8")
         root: Any = None
