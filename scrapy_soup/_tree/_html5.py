@@ -50,6 +50,7 @@ def _parser() -> Any:
         try:
             import turbohtml
             import turbohtml.etree
+            import turbohtml.saxparse
         except ImportError as exc:
             hint = INSTALL_HINT
             if sys.version_info < (3, 11):
@@ -83,9 +84,51 @@ def parse_html5_document(markup: str) -> tuple[Any, int]:
     """`parse_html5`'s root, and how many comments come before the doctype.
 
     (lxml's document has its doctype first, whatever comes before it: the
-    soup lists those comments before it.)
+    soup lists those comments before it.)  The tree is built from the
+    parser's events (`_events_tree`); where lxml's API refuses what they
+    hold, from turbohtml's own conversion (`_converted_tree`), which costs
+    about three times as much.
     """
     turbohtml = _parser()
+    if _may_declare_shadow_root(markup) or _has_foreign_prefixes(markup):
+        return _converted_tree(turbohtml, markup)
+    for attempt in (markup, None):
+        if attempt is None:
+            if _REFUSED_CONTROLS.search(markup) is None:
+                break
+            attempt = markup = _REFUSED_CONTROLS.sub("", markup)
+        try:
+            found = _events_tree(turbohtml, attempt)
+        except ValueError:  # a control character lxml refuses, in the text
+            continue
+        if found is not None:
+            return found
+    return _converted_tree(turbohtml, markup)
+
+
+def _may_declare_shadow_root(markup: str) -> bool:
+    """Whether ``markup`` may hold a ``<template shadowrootmode>``.
+
+    The events leave such a template out (turbohtml attaches it to its host
+    as a shadow root); html5lib, which predates them, keeps a template, and
+    so does `_converted_tree`.  Three plain searches in C: a regex ignoring
+    case cost a quarter of the parse.
+    """
+    return "hadowroot" in markup or "hadowRoot" in markup or "HADOWROOT" in markup
+
+
+def _has_foreign_prefixes(markup: str) -> bool:
+    """Whether ``markup`` likely has SVG with ``xlink:`` attributes.
+
+    lxml's API refuses their names, and libxml2, which makes such an
+    element otherwise (`_events_tree`), lowercases SVG's ``viewBox``:
+    these pages go to `_converted_tree` at once, not after a first try.
+    """
+    return "xlink" in markup
+
+
+def _converted_tree(turbohtml: Any, markup: str) -> tuple[Any, int]:
+    """`parse_html5_document` through turbohtml's tree and its conversion."""
     if _REFUSED_CONTROLS.search(markup) is not None:
         markup = _REFUSED_CONTROLS.sub("", markup)
     # No scripting flag (html5lib's default, and bs4's): <noscript> holds
@@ -96,7 +139,12 @@ def parse_html5_document(markup: str) -> tuple[Any, int]:
     )
     _inline_templates(document)
     parsed = turbohtml.etree.to_lxml_html(turbohtml.etree.ElementView(document.root))
-    root = _skeleton(document)
+    doctype = next(
+        (n for n in document.children if type(n).__name__ == "Doctype"), None
+    )
+    if doctype is not None:
+        doctype = (doctype.name, doctype.public_id, doctype.system_id)
+    root = _skeleton(doctype, ())
     root.text = parsed.text
     for name, value in parsed.items():
         root.set(name, value)
@@ -120,6 +168,152 @@ def parse_html5_document(markup: str) -> tuple[Any, int]:
                 last.addnext(comment)
                 last = comment
     return root, before_doctype
+
+
+def _events_tree(turbohtml: Any, markup: str) -> tuple[Any, int] | None:
+    """`parse_html5_document` from the tree builder's events, into lxml's TreeBuilder.
+
+    Both in C but for one Python call per event.  What lxml's API refuses
+    (a name with a colon, ``--`` in a comment) is made by libxml2 at the
+    end; None when that fails too.  Raises ValueError for a control
+    character in the text.
+    """
+    events = _events_handler(turbohtml)
+    try:
+        turbohtml.saxparse.sax_parse(markup, events)
+    except _NotForEvents:
+        return None
+    events.builder.close()
+    body = events.root
+    root = _skeleton(events.found_doctype, events.root_attrs)
+    root.text = body.text
+    root.extend(body)
+    for el, attrs in events.odd:
+        name = el.tag
+        holder = etree.fromstring(
+            f"<html><body><{name}{_attributes(attrs)}></{name}></body></html>".encode(),
+            html_parser("utf-8"),
+        )
+        made = holder.find("body")
+        named = made[0] if made is not None and len(made) == 1 else None
+        if (
+            named is None
+            or named.tag != name
+            or named.keys() != [k for k, _ in attrs]
+            or el.getparent() is None
+        ):
+            return None
+        named.text, named.tail = el.text, el.tail
+        named.extend(el)
+        el.getparent().replace(el, named)
+    for placeholder, text in events.odd_comments:
+        if placeholder.getparent() is None:
+            continue  # (one of the trailing comments)
+        comment = _comment(text)
+        comment.tail = placeholder.tail
+        placeholder.getparent().replace(placeholder, comment)
+    for text in events.leading:
+        root.addprevious(_comment(text))
+    last = root
+    for text in events.trailing:
+        comment = _comment(text)
+        last.addnext(comment)
+        last = comment
+    return root, events.before_doctype
+
+
+_handler_class: Any = None
+
+
+def _events_handler(turbohtml: Any) -> Any:
+    """A new handler of turbohtml's events building an lxml tree (`_events_tree`)."""
+    global _handler_class
+    if _handler_class is None:
+        _handler_class = _events_class(turbohtml.saxparse.SaxHandler)
+    return _handler_class()
+
+
+class _NotForEvents(Exception):
+    """The markup has what `_events_tree` cannot build (a tag name with a colon)."""
+
+
+def _events_class(base: type) -> type:
+    """The class of `_events_handler` (its base is turbohtml's, imported late)."""
+
+    class Events(base):  # type: ignore[valid-type,misc]
+        def __init__(self) -> None:
+            self.builder = builder = etree.TreeBuilder()
+            # Bound in C: no Python call for most events.
+            self.characters = builder.data
+            self.end_element = builder.end
+            self.root: Any = None
+            self.root_attrs: Any = ()
+            self.found_doctype: tuple[str, str | None, str | None] | None = None
+            self.before_doctype = 0
+            self.leading: list[str] = []
+            self.trailing: list[str] = []
+            self.odd: list[tuple[Any, Any]] = []
+            self.odd_comments: list[tuple[Any, str]] = []
+
+        def start_element(self, tag: str, attrs: Any) -> None:
+            if self.root is None:
+                # <html>'s attributes go to the skeleton, which libxml2 makes.
+                self.root_attrs = attrs
+                self.root = self.builder.start(tag, _NO_ATTRIBUTES)
+                return
+            try:
+                self.builder.start(tag, dict(attrs) if attrs else _NO_ATTRIBUTES)
+            except (ValueError, TypeError):
+                if ":" in tag:
+                    raise _NotForEvents from None
+                # A valueless attribute (None), or a name lxml's API refuses
+                # (``xml:lang``): libxml2 makes the element at the end.
+                kept = {}
+                for name, value in attrs:
+                    if _settable(name):
+                        kept[name] = "" if value is None else value
+                    else:
+                        kept = None
+                        break
+                if kept is not None:
+                    self.builder.start(tag, kept)
+                else:
+                    self.odd.append((self.builder.start(tag, _NO_ATTRIBUTES), attrs))
+
+        def end_element(self, tag: str) -> None:  # (bound in __init__)
+            raise NotImplementedError
+
+        def comment(self, data: str) -> None:
+            if self.root is None:
+                self.leading.append(data)
+                return
+            try:
+                made = self.builder.comment(data)
+            except ValueError:
+                made = self.builder.comment("")
+                self.odd_comments.append((made, data))
+            if made.getparent() is None:  # after </html>: the document's
+                self.trailing.append(data)
+
+        def doctype(
+            self, name: str, public_id: str | None, system_id: str | None
+        ) -> None:
+            self.found_doctype = (name, public_id, system_id)
+            self.before_doctype = len(self.leading)
+
+    return Events
+
+
+_NO_ATTRIBUTES: dict[str, str] = {}
+
+
+def _settable(name: str) -> bool:
+    """Whether lxml's API takes ``name`` as an attribute name."""
+    try:
+        etree.Element("x", {name: ""})
+    except ValueError:
+        return False
+    return True
 
 
 def _place_comments(document: Any, root: Any) -> None:
@@ -244,20 +438,18 @@ def _inline_templates(document: Any) -> None:
             fragment.extract()
 
 
-def _skeleton(document: Any) -> Any:
+def _skeleton(doctype: tuple[str, str | None, str | None] | None, attrs: Any) -> Any:
     """An empty ``<html>`` in a document with the page's doctype (or none).
 
     Made by libxml2 from a doctype and ``<html>`` alone, so that the
     document's ``docinfo`` says what the page said, for the soup and for
-    lxml's serializer alike.
+    lxml's serializer alike.  ``attrs``: the ``<html>`` tag's, whatever
+    their names (``xml:lang``, which lxml's API refuses).
     """
-    doctype = next(
-        (n for n in document.children if type(n).__name__ == "Doctype"), None
-    )
     head = ""
     if doctype is not None:
-        name = doctype.name or "html"
-        public_id, system_id = doctype.public_id, doctype.system_id
+        name, public_id, system_id = doctype
+        name = name or "html"
         if public_id:
             head = f'<!DOCTYPE {name} PUBLIC "{public_id}"'
             head += f' "{system_id}">' if system_id else ">"
@@ -265,4 +457,14 @@ def _skeleton(document: Any) -> Any:
             head = f'<!DOCTYPE {name} SYSTEM "{system_id}">'
         else:
             head = f"<!DOCTYPE {name}>"
-    return etree.fromstring(f"{head}<html></html>".encode(), html_parser("utf-8"))
+    return etree.fromstring(
+        f"{head}<html{_attributes(attrs)}></html>".encode(), html_parser("utf-8")
+    )
+
+
+def _attributes(attrs: Any) -> str:
+    """``attrs`` (name, value pairs) written for libxml2's HTML parser."""
+    return "".join(
+        f' {name}="{(value or "").replace("&", "&amp;").replace(chr(34), "&quot;")}"'
+        for name, value in attrs
+    )
