@@ -240,9 +240,11 @@ class _NotForEvents(Exception):
 def _events_class(base: type) -> type:
     """The class of `_events_handler` (its base is turbohtml's, imported late)."""
 
-    class Events(base):  # type: ignore[valid-type,misc]
+    class Events(base):  # type: ignore[misc]
         def __init__(self) -> None:
-            self.builder = builder = etree.TreeBuilder()
+            # (types-lxml types TreeBuilder's methods as returning None.)
+            self.builder: Any = etree.TreeBuilder()
+            builder = self.builder
             # Bound in C: no Python call for most events.
             self.characters = builder.data
             self.end_element = builder.end
@@ -268,20 +270,15 @@ def _events_class(base: type) -> type:
                     raise _NotForEvents from None
                 # A valueless attribute (None), or a name lxml's API refuses
                 # (``xml:lang``): libxml2 makes the element at the end.
-                kept = {}
-                for name, value in attrs:
-                    if _settable(name):
-                        kept[name] = "" if value is None else value
-                    else:
-                        kept = None
-                        break
-                if kept is not None:
+                kept = {
+                    name: "" if value is None else value
+                    for name, value in attrs
+                    if _settable(name)
+                }
+                if len(kept) == len(attrs):
                     self.builder.start(tag, kept)
                 else:
                     self.odd.append((self.builder.start(tag, _NO_ATTRIBUTES), attrs))
-
-        def end_element(self, tag: str) -> None:  # (bound in __init__)
-            raise NotImplementedError
 
         def comment(self, data: str) -> None:
             if self.root is None:
