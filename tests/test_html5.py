@@ -39,6 +39,14 @@ CASES = [
     "<svg viewBox='0 0 1 1'><path d='M0'/></svg><math><mi>x</mi></math>",
     "",
     "<ul><li>one<li>two</ul><select><option>a<option>b</select>",
+    # HTML reads these as comments ("bogus comments"), as html5lib does.
+    "<?PITarget PIContent?><p>a<?php echo 1 ?>b",
+    # Names lxml's API refuses, which the tree keeps as libxml2 does.
+    '<html xml:lang="en"><p xml:lang="en">x<g:plusone a=1>y</g:plusone>',
+    '<svg viewBox="0 0 1 1" xmlns:xlink="x"><use xlink:href="#a"/></svg>',
+    "<div><!-- a -- b --><!--x--->t</div>",
+    "<!--before doctype--><!DOCTYPE html><p>x",
+    "<p checked disabled=''>valueless</p>",
 ]
 
 

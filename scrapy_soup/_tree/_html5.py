@@ -159,9 +159,9 @@ def _converted_tree(turbohtml: Any, markup: str) -> tuple[Any, int]:
             before_doctype = leading
         elif kind == "Element":
             last = root
-        elif kind == "Comment":
+        elif kind in ("Comment", "ProcessingInstruction"):
             leading += last is None
-            comment = _comment(node.data)
+            comment = _comment(_comment_text(node))
             if last is None:
                 root.addprevious(comment)
             else:
@@ -292,6 +292,9 @@ def _events_class(base: type) -> type:
             if made.getparent() is None:  # after </html>: the document's
                 self.trailing.append(data)
 
+        def processing_instruction(self, target: str, data: str) -> None:
+            self.comment(_pi_comment(target, data))
+
         def doctype(
             self, name: str, public_id: str | None, system_id: str | None
         ) -> None:
@@ -321,7 +324,7 @@ def _place_comments(document: Any, root: Any) -> None:
     lxml holds there split where the comment stood, in document order.
     """
     elements: dict[int, tuple[Any, Any]] = {}  # id -> (turbohtml node, lxml)
-    for comment in document.xpath("//comment()"):
+    for comment in document.xpath("//comment() | //processing-instruction()"):
         parent = comment.parent
         if type(parent).__name__ != "Element":
             continue  # the document's own: `parse_html5` places them
@@ -335,7 +338,7 @@ def _place_comments(document: Any, root: Any) -> None:
                 index += 1
         text = "".join(reversed(before))
         el = _lxml_element(parent, root, elements)
-        node = _comment(comment.data)
+        node = _comment(_comment_text(comment))
         if index:
             anchor = el[index - 1]
             rest = anchor.tail or ""
@@ -396,6 +399,25 @@ def _lxml_element(node: Any, root: Any, found: dict[int, tuple[Any, Any]]) -> An
         el = next(itertools.islice(container.iterchildren(etree.Element), index, None))
     found[id(node)] = (node, el)
     return el
+
+
+def _comment_text(node: Any) -> str:
+    """What html5lib's comment for a turbohtml comment or instruction holds."""
+    if type(node).__name__ == "ProcessingInstruction":
+        return _pi_comment(node.target, node.data)
+    return str(node.data)
+
+
+def _pi_comment(target: str, data: str) -> str:
+    """html5lib's comment for ``<?target data?>``.
+
+    HTML has no processing instructions: ``<?php echo 1 ?>`` is a comment
+    of ``?php echo 1 ?`` (a "bogus comment", to the next ``>``), as
+    html5lib keeps it.  turbohtml splits it into a target and data; written
+    back with one space and a closing ``?``, the usual spelling (which
+    space and whether a ``?`` closed it are not kept: docs/migrating.md).
+    """
+    return f"?{target} {data}?" if data else f"?{target}?"
 
 
 def _comment(text: str) -> Any:
