@@ -66,10 +66,8 @@ class TreeBuilderInfo:
         #: The line of each tag is lxml's ``sourceline`` in every mode; bs4
         #: records lines (and columns) with ``html.parser`` only.
         self.store_line_numbers = store_line_numbers
-        # bs4's html5lib builder makes every string a plain NavigableString
-        # (its tree builder never pushes a tag's string container).
         self.string_containers: Mapping[str, type[NavigableString]] = (
-            {} if is_xml or name == "html5lib" else STRING_CONTAINERS
+            {} if is_xml else STRING_CONTAINERS
         )
         self.preserve_whitespace_tags: frozenset[str] = (
             frozenset() if is_xml else PRESERVE_WHITESPACE_TAGS
@@ -102,8 +100,10 @@ _BUILDERS = {
     "xml": TreeBuilderInfo(
         "lxml-xml", ["lxml-xml", "lxml", "xml", "fast", "permissive"], True, False
     ),
-    # bs4's HTML5TreeBuilder (it records line numbers; here lxml's sourceline
-    # is None: the tree is not libxml2's).
+    # bs4's HTML5TreeBuilder.  It records line numbers; here a tag's
+    # sourceline is None (the tree is not libxml2's).  Its string containers
+    # are listed, as bs4 lists them, though html5lib's tree builder never
+    # uses them (docs/migrating.md).
     "html5": TreeBuilderInfo(
         "html5lib", ["html5lib", "permissive", "html5", "html"], False, True
     ),
