@@ -83,62 +83,75 @@ _C0 = re.compile("[\x00-\x08\x0b\x0e-\x1f]")
 _LISTS = {"class", "rel", "rev", "headers", "accesskey", "accept-charset", "dropzone"}
 
 
-def _events_bs4(soup: bs4.BeautifulSoup) -> list[Any]:
-    out: list[Any] = []
-    text: list[str] = []
+class _Events:
+    """A tree as a list: each element's name and sorted attributes, its
+    contents, then ``"/"``; neighbouring strings joined (comments left out)."""
 
-    def flush() -> None:
-        if text:
-            out.append("".join(text))
-            text.clear()
+    def __init__(self) -> None:
+        self.out: list[Any] = []
+        self.text: list[str] = []
+
+    def start(self, name: str, attrs: Any) -> None:
+        self.flush()
+        self.out.append((name, sorted(attrs)))
+
+    def end(self) -> None:
+        self.flush()
+        self.out.append("/")
+
+    def flush(self) -> None:
+        if self.text:
+            self.out.append("".join(self.text))
+            self.text.clear()
+
+
+def _events_bs4(soup: bs4.BeautifulSoup) -> list[Any]:
+    events = _Events()
 
     def walk(tag: Any) -> None:
         for node in tag.contents:
             if isinstance(node, bs4.Tag):
-                flush()
-                attrs = sorted(
-                    (k, " ".join(v) if isinstance(v, list) else v)
-                    for k, v in node.attrs.items()
+                events.start(
+                    node.name,
+                    (
+                        (k, " ".join(v) if isinstance(v, list) else v)
+                        for k, v in node.attrs.items()
+                    ),
                 )
-                out.append((node.name, attrs))
                 walk(node)
-                flush()
-                out.append("/")
+                events.end()
             elif type(node) is bs4.NavigableString:
-                text.append(str(node))
+                events.text.append(str(node))
 
     walk(soup.find("html"))
-    return out
+    return events.out
 
 
 def _events_lxml(root: Any) -> list[Any]:
-    out: list[Any] = []
-    text: list[str] = []
-
-    def flush() -> None:
-        if text:
-            out.append("".join(text))
-            text.clear()
+    events = _Events()
 
     def walk(el: Any) -> None:
         if el.text and isinstance(el.tag, str):
-            text.append(el.text)
+            events.text.append(el.text)
         for child in el:
             if isinstance(child.tag, str):
-                flush()
-                attrs = sorted(
-                    (k.rsplit("}", 1)[-1], " ".join(v.split()) if k in _LISTS else v)
-                    for k, v in child.attrib.items()
+                events.start(
+                    child.tag.rsplit("}", 1)[-1],
+                    (
+                        (
+                            k.rsplit("}", 1)[-1],
+                            " ".join(v.split()) if k in _LISTS else v,
+                        )
+                        for k, v in child.attrib.items()
+                    ),
                 )
-                out.append((child.tag.rsplit("}", 1)[-1], attrs))
                 walk(child)
-                flush()
-                out.append("/")
+                events.end()
             if child.tail:
-                text.append(child.tail)
+                events.text.append(child.tail)
 
     walk(root)
-    return out
+    return events.out
 
 
 def candidates() -> dict[str, Callable[[str], Any]]:

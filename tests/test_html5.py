@@ -134,13 +134,16 @@ def test_control_characters_lxml_refuses_are_left_out() -> None:
     assert Soup(b"<p>\x00x</p>", "html5lib").p.string == "x"
 
 
-def test_without_the_extra_asking_for_the_mode_says_what_to_install(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # As if turbohtml were not installed: its import fails.
+@pytest.fixture
+def without_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    """As if turbohtml were not installed: its import fails."""
     monkeypatch.setattr(_html5, "_turbohtml", None)
-    monkeypatch.setitem(sys.modules, "turbohtml", None)
-    monkeypatch.setitem(sys.modules, "turbohtml.etree", None)
+    for name in ("turbohtml", "turbohtml.etree", "turbohtml.saxparse"):
+        monkeypatch.setitem(sys.modules, name, None)
+
+
+@pytest.mark.usefixtures("without_the_extra")
+def test_without_the_extra_asking_for_the_mode_says_what_to_install() -> None:
     with pytest.raises(FeatureNotFound, match=r"pip install 'scrapy-soup\[html5\]'"):
         Soup("<p>x", "html5lib")
     assert not _html5.available()
@@ -225,16 +228,14 @@ def test_corpus_output_and_text(parsed: tuple[Soup, bs4.BeautifulSoup]) -> None:
     assert ours.get_text() == "".join(_text(theirs))
 
 
-def test_without_the_extra_soup_parser_html5_stops_the_crawl_saying_what_to_install(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+@pytest.mark.usefixtures("without_the_extra")
+def test_without_the_extra_soup_parser_html5_stops_the_crawl_saying_what_to_install() -> (
+    None
+):
     from scrapy.settings import Settings
 
     from scrapy_soup._scrapy._config import Config, SettingsError
 
-    monkeypatch.setattr(_html5, "_turbohtml", None)
-    monkeypatch.setitem(sys.modules, "turbohtml", None)
-    monkeypatch.setitem(sys.modules, "turbohtml.etree", None)
     with pytest.raises(SettingsError, match=r"SOUP_PARSER.*scrapy-soup\[html5\]"):
         Config.from_settings(Settings({"SOUP_PARSER": "html5"}))
     assert Config.from_settings(Settings({})).parser == "lxml"
