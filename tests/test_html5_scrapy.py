@@ -103,3 +103,17 @@ def test_a_wrong_parser_stops_the_crawl_naming_the_setting() -> None:
 
     with pytest.raises(SettingsError, match="SOUP_PARSER='html6'"):
         Config.from_settings(Settings({"SOUP_PARSER": "html6"}))
+
+
+def test_a_wrong_meta_parser_fails_that_response_naming_the_value() -> None:
+    from scrapy.http import HtmlResponse, XmlResponse
+
+    from scrapy_soup._scrapy._parser import built_html5_selector, choose_parser
+
+    response = HtmlResponse("http://example.com/", body=TABLE)
+    with pytest.raises(ValueError, match="'html6' is not a parser"):
+        choose_parser(response, {"soup_parser": "html6"}, "lxml")
+    # An XML response stays libxml2's, whatever is asked.
+    feed = XmlResponse("http://example.com/feed", body=b"<rss/>")
+    choose_parser(feed, {"soup_parser": "html5"}, "html5")
+    assert built_html5_selector(feed) is None
