@@ -84,17 +84,20 @@ def parse_html5_document(markup: str) -> tuple[Any, int]:
     """`parse_html5`'s root, and how many comments come before the doctype.
 
     (lxml's document has its doctype first, whatever comes before it: the
-    soup lists those comments before it.)  The tree is built from the
-    parser's events (`_events_tree`); where lxml's API refuses what they
-    hold, from turbohtml's own conversion (`_converted_tree`), which costs
-    about three times as much.
+    soup lists those comments before it.)  The tree is turbohtml's read
+    back as XML (`_xml_tree`); where that cannot say what the tree holds,
+    it is built from the parser's events (`_events_tree`); where lxml's API
+    refuses what they hold, from turbohtml's own conversion
+    (`_converted_tree`), which costs about three times as much.
     """
     turbohtml = _parser()
-    if _may_declare_shadow_root(markup) or _has_foreign_prefixes(markup):
+    if _may_declare_shadow_root(markup):
         return _converted_tree(turbohtml, markup)
     found = _xml_tree(turbohtml, markup)
     if found is not None:
         return found
+    if _has_foreign_prefixes(markup):
+        return _converted_tree(turbohtml, markup)
     for attempt in (markup, None):
         if attempt is None:
             if _REFUSED_CONTROLS.search(markup) is None:
@@ -116,12 +119,30 @@ _XML_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree
 #: The namespaces turbohtml's XML serialization declares for foreign content.
 _FOREIGN = ("{http://www.w3.org/2000/svg}*", "{http://www.w3.org/1998/Math/MathML}*")
 
-#: Names with a colon below ``<html>`` (whose own attributes, ``xml:lang``,
-#: ``xmlns:fb``, `_skeleton` sets as libxml2 reads them).
-_COLON_NAMES = (
-    "/html//*[contains(name(), ':')]"
-    " | /html/*/descendant-or-self::*/@*[contains(name(), ':')]"
-)
+#: The characters `_REFUSED_CONTROLS` matches, each searched for alone:
+#: a quarter of a regex's time over a page.
+_CONTROLS = tuple(chr(c) for c in range(32) if chr(c) not in "\t\n\x0c\r")
+
+
+def _namespaced(document: Any, xml: str) -> list[Any] | None:
+    """The elements below ``<html>`` with an attribute whose name XML reads
+    as a namespace (``xlink:href``, ``xml:lang``, ``xmlns``); None if an
+    element's own name has a colon.
+
+    ``xml``: their XML, searched first (one attribute test in turbohtml's
+    XPath costs a tenth of the parse): such a name follows a space there;
+    without a declared prefix (``xmlns:fb``) XML refuses a name with one.
+    """
+    found = []
+    if " xmlns=" in xml:
+        found += document.xpath("//@xmlns/..")
+    if " xml:" in xml or " xmlns:" in xml or " xlink:" in xml:
+        found += document.xpath("//@*[contains(name(), ':')]/..")
+        if " xmlns:" in xml and document.xpath("//*[contains(name(), ':')]"):
+            return None
+    html = document.root
+    unique = {id(node): node for node in found if node is not html}
+    return list(unique.values())
 
 
 def _xml_tree(turbohtml: Any, markup: str) -> tuple[Any, int] | None:
@@ -137,31 +158,35 @@ def _xml_tree(turbohtml: Any, markup: str) -> tuple[Any, int] | None:
     (left out too).  Comments it alters (``--`` becomes ``- -``) and
     instructions (comments in HTML) are replaced by the tree's own.
     """
-    if _REFUSED_CONTROLS.search(markup) is not None:
+    if any(control in markup for control in _CONTROLS):
         return None
     document = turbohtml.parse(
         markup, positions=False, allow_declarative_shadow_roots=False
     )
     html = document.root
-    if document.xpath(_COLON_NAMES):
+    xml = html.inner_xml
+    namespaced = _namespaced(document, xml)
+    if namespaced is None:
         return None
     try:
-        parsed = etree.fromstring(f"<html>{html.inner_xml}</html>", _XML_PARSER)
+        parsed = etree.fromstring(f"<html>{xml}</html>", _XML_PARSER)
     except etree.XMLSyntaxError:
         return None
-    if parsed.xpath("count(//@*)") != document.xpath("count(//@*)") - len(html.attrs):
-        return None  # a name XML refuses, left out
     for el in parsed.iter(_FOREIGN):
         el.tag = etree.QName(el).localname
+    if namespaced and not _name_attributes(turbohtml, document, namespaced, parsed):
+        return None
     etree.cleanup_namespaces(parsed)
+    if parsed.xpath("count(//@*)") != document.xpath("count(//@*)") - len(html.attrs):
+        return None  # a name XML refuses, left out
     inner = document.xpath("/html//comment() | /html//processing-instruction()")
     mine = parsed.xpath("//comment() | //processing-instruction()")
     if len(inner) != len(mine):
         return None
     for node, made in zip(inner, mine, strict=True):
+        if made.tag is etree.Comment and made.text == node.data:
+            continue  # (a comment both ways: most of them)
         text = _comment_text(node)
-        if made.tag is etree.Comment and made.text == text:
-            continue
         comment = _comment(text)
         comment.tail = made.tail
         made.getparent().replace(made, comment)
@@ -170,6 +195,63 @@ def _xml_tree(turbohtml: Any, markup: str) -> tuple[Any, int] | None:
     root.text = parsed.text
     root.extend(parsed)  # (moves each child, its tail with it)
     return root, _place_top_level(document, root)
+
+
+def _name_attributes(turbohtml: Any, document: Any, nodes: Any, parsed: Any) -> bool:
+    """Give the elements of ``parsed`` standing for ``nodes`` (elements of
+    turbohtml's ``document``) their attributes as HTML names them.
+
+    XML reads ``xlink:href`` and ``xml:lang`` as namespaced and ``xmlns``
+    as a declaration; lxml's API refuses these names: each such element is
+    replaced by turbohtml's conversion of it (its attributes as the tree has
+    them, in its order), holding the XML tree's text and children.  False
+    when the trees do not line up.
+    """
+    elements = list(parsed.iter(etree.Element))
+    # turbohtml hands back one Python object per node (kept alive here):
+    # each element's place in document order, ``<html>`` being 0.
+    below_html = document.xpath("/html//*")
+    places = {id(node): index for index, node in enumerate(below_html, 1)}
+    if len(elements) != len(places) + 1:
+        return False
+    for node in nodes:
+        index = places[id(node)]
+        el = elements[index]
+        if el is None or el.tag != node.tag or el.getparent() is None:
+            return False
+        shell = None
+        if node.namespace.name == "HTML":  # (names lowercase: libxml2 keeps them)
+            shell = _html_element(el.tag, [(n, node.attr(n)) for n in node.attrs])
+        if shell is None:  # (converts the whole subtree: kept for SVG)
+            shell = turbohtml.etree.to_lxml_html(turbohtml.etree.ElementView(node))
+            if shell.tag != el.tag:
+                return False
+            del shell[:]
+        _take_place(shell, el)
+        elements[index] = shell
+    return True
+
+
+def _html_element(name: str, attrs: Any) -> Any:
+    """An empty element ``name`` with ``attrs`` (name, value pairs) whatever
+    their names (``xml:lang``), made by libxml2's HTML parser; None if it
+    does not make exactly that."""
+    holder = etree.fromstring(
+        f"<html><body><{name}{_attributes(attrs)}></{name}></body></html>".encode(),
+        html_parser("utf-8"),
+    )
+    made = holder.find("body")
+    named = made[0] if made is not None and len(made) == 1 else None
+    if named is None or named.tag != name or named.keys() != [k for k, _ in attrs]:
+        return None
+    return named
+
+
+def _take_place(new: Any, old: Any) -> None:
+    """Put empty element ``new`` where ``old`` is, with its text, children and tail."""
+    new.text, new.tail = old.text, old.tail
+    new.extend(old)
+    old.getparent().replace(old, new)
 
 
 def _may_declare_shadow_root(markup: str) -> bool:
@@ -264,23 +346,10 @@ def _events_tree(turbohtml: Any, markup: str) -> tuple[Any, int] | None:
     root.text = body.text
     root.extend(body)
     for el, attrs in events.odd:
-        name = el.tag
-        holder = etree.fromstring(
-            f"<html><body><{name}{_attributes(attrs)}></{name}></body></html>".encode(),
-            html_parser("utf-8"),
-        )
-        made = holder.find("body")
-        named = made[0] if made is not None and len(made) == 1 else None
-        if (
-            named is None
-            or named.tag != name
-            or named.keys() != [k for k, _ in attrs]
-            or el.getparent() is None
-        ):
+        named = _html_element(el.tag, attrs)
+        if named is None or el.getparent() is None:
             return None
-        named.text, named.tail = el.text, el.tail
-        named.extend(el)
-        el.getparent().replace(el, named)
+        _take_place(named, el)
     for placeholder, text in events.odd_comments:
         if placeholder.getparent() is None:
             continue  # (one of the trailing comments)
