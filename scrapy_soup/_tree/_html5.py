@@ -172,11 +172,13 @@ def _xml_tree(turbohtml: Any, markup: str) -> tuple[Any, int] | None:
         parsed = etree.fromstring(f"<html>{xml}</html>", _XML_PARSER)
     except etree.XMLSyntaxError:
         return None
-    for el in parsed.iter(_FOREIGN):
+    foreign = ' xmlns="http://www.w3.org/' in xml  # (SVG or MathML in the page)
+    for el in parsed.iter(_FOREIGN) if foreign else ():
         el.tag = etree.QName(el).localname
     if namespaced and not _name_attributes(turbohtml, document, namespaced, parsed):
         return None
-    etree.cleanup_namespaces(parsed)
+    if foreign or namespaced:
+        etree.cleanup_namespaces(parsed)
     if parsed.xpath("count(//@*)") != document.xpath("count(//@*)") - len(html.attrs):
         return None  # a name XML refuses, left out
     inner = document.xpath("/html//comment() | /html//processing-instruction()")
