@@ -165,9 +165,6 @@ def _xml_tree(turbohtml: Any, markup: str) -> tuple[Any, int] | None:
     )
     html = document.root
     xml = html.inner_xml
-    namespaced = _namespaced(document, xml)
-    if namespaced is None:
-        return None
     try:
         parsed = etree.fromstring(f"<html>{xml}</html>", _XML_PARSER)
     except etree.XMLSyntaxError:
@@ -175,12 +172,29 @@ def _xml_tree(turbohtml: Any, markup: str) -> tuple[Any, int] | None:
     foreign = ' xmlns="http://www.w3.org/' in xml  # (SVG or MathML in the page)
     for el in parsed.iter(_FOREIGN) if foreign else ():
         el.tag = etree.QName(el).localname
-    if namespaced and not _name_attributes(turbohtml, document, namespaced, parsed):
-        return None
-    if foreign or namespaced:
+    attributes = document.xpath("count(//@*)") - len(html.attrs)
+    if parsed.xpath("count(//@*)") == attributes:
+        # Every attribute read back, none as a declaration (``xmlns``):
+        # only ``xml:`` and ``xlink:`` names to give back, if any.
+        if " xml:" in xml or " xlink:" in xml:
+            if not _name_prefixed(parsed):
+                namespaced = _namespaced(document, xml)
+                if namespaced is None or not _name_attributes(
+                    turbohtml, document, namespaced, parsed
+                ):
+                    return None
+            etree.cleanup_namespaces(parsed)
+    else:
+        namespaced = _namespaced(document, xml)
+        if not namespaced or not _name_attributes(
+            turbohtml, document, namespaced, parsed
+        ):
+            return None
         etree.cleanup_namespaces(parsed)
-    if parsed.xpath("count(//@*)") != document.xpath("count(//@*)") - len(html.attrs):
-        return None  # a name XML refuses, left out
+        if parsed.xpath("count(//@*)") != attributes:
+            return None  # a name XML refuses, left out
+    if foreign:
+        etree.cleanup_namespaces(parsed)
     inner = document.xpath("/html//comment() | /html//processing-instruction()")
     mine = parsed.xpath("//comment() | //processing-instruction()")
     if len(inner) != len(mine):
@@ -197,6 +211,37 @@ def _xml_tree(turbohtml: Any, markup: str) -> tuple[Any, int] | None:
     root.text = parsed.text
     root.extend(parsed)  # (moves each child, its tail with it)
     return root, _place_top_level(document, root)
+
+
+#: The prefixes turbohtml's XML serialization declares on its own.
+_PREFIXES = {
+    "http://www.w3.org/XML/1998/namespace": "xml:",
+    "http://www.w3.org/1999/xlink": "xlink:",
+}
+
+
+def _name_prefixed(parsed: Any) -> bool:
+    """Give ``xml:lang``, ``xlink:href`` back their names, as `_name_attributes`
+    does, from the XML tree alone (its attributes are in the page's order);
+    False, nothing changed, if libxml2 does not make one of the elements so.
+    """
+    made = []
+    for el in parsed.xpath("//*[@*[namespace-uri()]]"):
+        attrs = []
+        for name, value in el.items():
+            if name[0] == "{":
+                namespace, _, name = name[1:].partition("}")
+                if namespace not in _PREFIXES:
+                    return False
+                name = _PREFIXES[namespace] + name
+            attrs.append((name, value))
+        named = _html_element(el.tag, attrs)
+        if named is None:
+            return False
+        made.append((named, el))
+    for named, el in made:
+        _take_place(named, el)
+    return True
 
 
 def _name_attributes(turbohtml: Any, document: Any, nodes: Any, parsed: Any) -> bool:
@@ -251,9 +296,11 @@ def _html_element(name: str, attrs: Any) -> Any:
 
 def _take_place(new: Any, old: Any) -> None:
     """Put empty element ``new`` where ``old`` is, with its text, children and tail."""
-    new.text, new.tail = old.text, old.tail
-    new.extend(old)
+    text, tail = old.text, old.tail
+    # In its document first: the children then move within one document.
     old.getparent().replace(old, new)
+    new.text, new.tail = text, tail
+    new.extend(old)
 
 
 def _may_declare_shadow_root(markup: str) -> bool:
