@@ -80,7 +80,7 @@ def parse_html5(markup: str) -> Any:
     return parse_html5_document(markup)[0]
 
 
-def parse_html5_document(markup: str) -> tuple[Any, int]:
+def parse_html5_document(markup: str, data: bytes | None = None) -> tuple[Any, int]:
     """`parse_html5`'s root, and how many comments come before the doctype.
 
     (lxml's document has its doctype first, whatever comes before it: the
@@ -88,12 +88,13 @@ def parse_html5_document(markup: str) -> tuple[Any, int]:
     back as XML (`_xml_tree`); where that cannot say what the tree holds,
     it is built from the parser's events (`_events_tree`); where lxml's API
     refuses what they hold, from turbohtml's own conversion
-    (`_converted_tree`), which costs about three times as much.
+    (`_converted_tree`), which costs about three times as much.  ``data``:
+    ``markup``'s UTF-8 where the caller has it (searched for controls).
     """
     turbohtml = _parser()
     if _may_declare_shadow_root(markup):
         return _converted_tree(turbohtml, markup)
-    found = _xml_tree(turbohtml, markup)
+    found = _xml_tree(turbohtml, markup, data)
     if found is not None:
         return found
     if _has_foreign_prefixes(markup):
@@ -119,9 +120,9 @@ _XML_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree
 #: The namespaces turbohtml's XML serialization declares for foreign content.
 _FOREIGN = ("{http://www.w3.org/2000/svg}*", "{http://www.w3.org/1998/Math/MathML}*")
 
-#: The characters `_REFUSED_CONTROLS` matches, each searched for alone:
-#: a quarter of a regex's time over a page.
-_CONTROLS = tuple(chr(c) for c in range(32) if chr(c) not in "\t\n\x0c\r")
+#: The characters `_REFUSED_CONTROLS` matches, each searched for alone
+#: in the UTF-8 (a twentieth of a regex's time over a page's text).
+_CONTROLS = tuple(bytes([c]) for c in range(32) if chr(c) not in "\t\n\x0c\r")
 
 
 def _namespaced(document: Any, xml: str) -> list[Any] | None:
@@ -145,7 +146,9 @@ def _namespaced(document: Any, xml: str) -> list[Any] | None:
     return list(unique.values())
 
 
-def _xml_tree(turbohtml: Any, markup: str) -> tuple[Any, int] | None:
+def _xml_tree(
+    turbohtml: Any, markup: str, data: bytes | None = None
+) -> tuple[Any, int] | None:
     """`parse_html5_document` through turbohtml's tree, read back as XML.
 
     turbohtml parses and writes its tree as XML in C, libxml2's XML parser
@@ -158,7 +161,9 @@ def _xml_tree(turbohtml: Any, markup: str) -> tuple[Any, int] | None:
     (left out too).  Comments it alters (``--`` becomes ``- -``) and
     instructions (comments in HTML) are replaced by the tree's own.
     """
-    if any(control in markup for control in _CONTROLS):
+    if data is None:
+        data = markup.encode("utf-8", "surrogatepass")
+    if any(control in data for control in _CONTROLS):
         return None
     document = turbohtml.parse(
         markup, positions=False, allow_declarative_shadow_roots=False

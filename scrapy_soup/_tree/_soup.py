@@ -379,7 +379,7 @@ class Soup(DocumentNode):
             return
         if doc._mode == "html5":
             # The document level is in the tree (`_html5.parse_html5`).
-            html, doc._top_doctype_index = parse_html5_document(markup)
+            html, doc._top_doctype_index = parse_html5_document(markup, data)
             doc._set_root(html, None, parsed_here=True)
             return
         parser = html_parser("utf-8")
