@@ -271,10 +271,9 @@ def _name_attributes(turbohtml: Any, document: Any, nodes: Any, parsed: Any) -> 
         el = elements[index]
         if el is None or el.tag != node.tag or el.getparent() is None:
             return False
-        shell = None
-        if node.namespace.name == "HTML":  # (names lowercase: libxml2 keeps them)
-            shell = _html_element(el.tag, [(n, node.attr(n)) for n in node.attrs])
-        if shell is None:  # (converts the whole subtree: kept for SVG)
+        # (None where libxml2 changes a name: SVG's viewBox, lowercased.)
+        shell = _html_element(el.tag, [(n, node.attr(n)) for n in node.attrs])
+        if shell is None:  # (converts the whole subtree)
             shell = turbohtml.etree.to_lxml_html(turbohtml.etree.ElementView(node))
             if shell.tag != el.tag:
                 return False
@@ -294,7 +293,11 @@ def _html_element(name: str, attrs: Any) -> Any:
     )
     made = holder.find("body")
     named = made[0] if made is not None and len(made) == 1 else None
-    if named is None or named.tag != name or named.keys() != [k for k, _ in attrs]:
+    if (
+        named is None
+        or named.tag != name
+        or named.items() != [(k, v or "") for k, v in attrs]
+    ):
         return None
     return named
 
