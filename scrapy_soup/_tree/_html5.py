@@ -3,9 +3,10 @@
 bs4's ``"html5lib"`` feature parses as a browser does (`<tbody>` added,
 ``<p>`` closed, misnested ``<a>`` re-parented by the adoption agency); so
 does this mode, with turbohtml's tree builder (C) in place of html5lib's
-(pure Python, the same algorithm).  turbohtml converts its tree to lxml in
-C (``turbohtml.etree.to_lxml_html``), so search, edits, output and cleaning
-run on it unchanged, and a Scrapy response's selector is built on it.
+(pure Python, the same algorithm).  Its tree becomes an lxml tree (written
+as XML by turbohtml, read back by libxml2: `_xml_tree`), so search, edits,
+output and cleaning run on it unchanged, and a Scrapy response's selector
+is built on it.
 
 Chosen by measurement (``benchmarks/bench_html5.py``, docs/migrating.md):
 on the repository's 36 real pages its tree equals bs4's html5lib tree on
@@ -152,14 +153,15 @@ def _xml_tree(
     """`parse_html5_document` through turbohtml's tree, read back as XML.
 
     turbohtml parses and writes its tree as XML in C, libxml2's XML parser
-    reads it in C: no Python call per node (a third of `_events_tree`'s
-    time).  XML reads back exactly what was written, the names and text
-    being plain; where the serialization cannot say what the tree holds
-    this returns None and `_events_tree` builds it: a name with a colon
-    (``xml:lang``, ``g:plusone``, which XML reads as a namespace), a name
-    XML refuses (``@click``: left out of the XML) or a control character
-    (left out too).  Comments it alters (``--`` becomes ``- -``) and
-    instructions (comments in HTML) are replaced by the tree's own.
+    reads it in C: no Python call per node (benchmarks/README.md).  XML
+    reads back exactly what was written; what it names otherwise is put
+    back: ``xml:lang``, ``xlink:href`` and ``xmlns`` attributes (namespaced
+    or declarations in XML: `_name_prefixed`, `_name_attributes`), SVG and
+    MathML names (in their namespaces), comments the writer alters (``--``
+    becomes ``- -``) and instructions (comments in HTML).  None, for
+    `_events_tree` to build it, where the XML cannot hold the tree: a
+    control character or a name XML refuses (``@click``), both left out of
+    the XML, or an element name with a colon (``g:plusone``).
     """
     if data is None:
         data = markup.encode("utf-8", "surrogatepass")
