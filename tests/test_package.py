@@ -27,11 +27,20 @@ DISTRIBUTION_OF = {
 }
 
 
-def _requirements() -> dict[str, str]:
-    """Declared runtime requirements of the installed distribution: name -> spec."""
+#: Modules imported only when a feature asks for them (tried once, in one
+#: place), and the extra that installs each: module -> (distribution, extra).
+OPTIONAL_DISTRIBUTION_OF = {"turbohtml": ("turbohtml", "html5")}
+
+
+def _requirements(extra: str | None = None) -> dict[str, str]:
+    """Declared requirements of the installed distribution: name -> spec.
+
+    The runtime ones, or those of ``extra``.
+    """
     out = {}
     for req in importlib.metadata.requires("scrapy-soup") or []:
-        if "extra ==" in req:
+        found = re.search(r"extra == [\"']([^\"']+)", req)
+        if (found[1] if found else None) != extra:
             continue
         name = re.match(r"[A-Za-z0-9_.\-]+", req)
         assert name is not None
@@ -85,12 +94,17 @@ def test_every_third_party_import_is_declared() -> None:
     third_party = {
         name
         for name in imported
-        if name not in sys.stdlib_module_names and name != "scrapy_soup"
+        if name not in sys.stdlib_module_names
+        and name != "scrapy_soup"
+        and name not in OPTIONAL_DISTRIBUTION_OF
     }
     assert third_party <= set(DISTRIBUTION_OF), third_party - set(DISTRIBUTION_OF)
     declared = _requirements()
     for name in third_party:
         assert DISTRIBUTION_OF[name] in declared, name
+    for name, (distribution, extra) in OPTIONAL_DISTRIBUTION_OF.items():
+        assert name in imported, name  # (or the entry is stale)
+        assert distribution in _requirements(extra), (name, extra)
 
 
 def test_dir_is_all_plus_dunders_without_importing_scrapy() -> None:

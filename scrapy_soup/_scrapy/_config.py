@@ -18,10 +18,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
+from scrapy_soup._scrapy._parser import parser_name
 from scrapy_soup._scrapy._settings import (
     ATTRIBUTE_MAP,
     BOOL,
     CLEAN_PREFIX,
+    PARSER,
     PRESET,
     SETTINGS,
     SETTINGS_BY_NAME,
@@ -209,6 +211,13 @@ def _str_or_none(name: str, value: object) -> str | None:
     return value.strip() or None
 
 
+def _parser(name: str, value: object) -> str:
+    try:
+        return parser_name(value)
+    except ValueError as exc:
+        raise SettingsError(name, value, str(exc)) from None
+
+
 _PARSERS = {
     BOOL: _bool,
     STR_OR_NONE: _str_or_none,
@@ -216,6 +225,7 @@ _PARSERS = {
     TAGS: _tags,
     ATTRIBUTE_MAP: _attribute_map,
     PRESET: _preset,
+    PARSER: _parser,
 }
 
 
@@ -255,6 +265,8 @@ class Config:
 
     enabled: bool = True
     sniff_html: bool = False
+    #: ``SOUP_PARSER``: "lxml" or "html5"
+    parser: str = "lxml"
     url_field: str | None = None
     html_fields: tuple[str, ...] = ()
     #: fields converted to plain text / Markdown after cleaning
@@ -293,6 +305,7 @@ class Config:
         return cls(
             enabled=_get(values, "SOUP_ENABLED", bool),
             sniff_html=_get(values, "SOUP_SNIFF_HTML", bool),
+            parser=_get(values, "SOUP_PARSER", str),
             url_field=url_field,
             html_fields=_get(values, "SOUP_HTML_FIELDS", tuple),
             text_fields=text_fields,

@@ -23,7 +23,8 @@ STR_LIST = "list of str"
 TAGS = 'list of str, or "*"'
 ATTRIBUTE_MAP = "dict of str to list of str, or list of str"
 PRESET = '"safe", "strict", "epub" or a CleanPolicy'
-KINDS = (BOOL, STR_OR_NONE, STR_LIST, TAGS, ATTRIBUTE_MAP, PRESET)
+PARSER = '"lxml" or "html5"'
+KINDS = (BOOL, STR_OR_NONE, STR_LIST, TAGS, ATTRIBUTE_MAP, PRESET, PARSER)
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,15 @@ SETTINGS: tuple[Setting, ...] = (
         False,
         "also give a soup to plain `TextResponse`s (e.g. served as `text/plain`) "
         "whose body starts like an HTML document",
+    ),
+    Setting(
+        "SOUP_PARSER",
+        PARSER,
+        "lxml",
+        '`"html5"` parses HTML responses as browsers do (`<tbody>` added, '
+        "misnested tags as the browser nests them; needs the `html5` extra): "
+        "`.css()`, `.xpath()` and `.soup` all read that tree; per request with "
+        '`meta["soup_parser"]`',
     ),
     Setting(
         "SOUP_HTML_FIELDS",

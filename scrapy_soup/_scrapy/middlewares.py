@@ -18,6 +18,7 @@ from scrapy.utils.response import get_base_url
 from scrapy_soup._scrapy._checks import DOWNLOADER_ALONE, crawler_config
 from scrapy_soup._scrapy._item_path import ItemPath
 from scrapy_soup._scrapy._origins import Origin
+from scrapy_soup._scrapy._parser import choose_parser
 from scrapy_soup._scrapy._plain import holds_soup
 from scrapy_soup._scrapy._setup import Setup
 from scrapy_soup._scrapy.responses import (
@@ -87,7 +88,9 @@ class SoupDownloaderMiddleware:
         # ``spider`` is optional: Scrapy < 2.14 passes it, later ones do not.
         if request.meta.get(META_KEY, True) is False:
             return response
-        return hand_on(response, self._stats, self._config.sniff_html)
+        wrapped = hand_on(response, self._stats, self._config.sniff_html)
+        choose_parser(wrapped, request.meta, self._config.parser)
+        return wrapped
 
 
 def _soup_base_url(soup: Soup, url: str) -> str:

@@ -48,6 +48,7 @@ from scrapy.http import (
 )
 from w3lib.url import safe_url_string
 
+from scrapy_soup._scrapy._parser import built_html5_selector, html5_selector
 from scrapy_soup._scrapy._stats import (
     DOCUMENTS_TRUNCATED,
     LINKS_SKIPPED,
@@ -187,7 +188,9 @@ def parsed_root(response: Response) -> Any:
     Reads Scrapy's private ``_cached_selector`` (see the module's docstring):
     the only way to know without parsing the page.
     """
-    selector = getattr(response, "_cached_selector", None)
+    selector = getattr(response, "_cached_selector", None) or built_html5_selector(
+        response
+    )
     return None if selector is None else selector.root
 
 
@@ -232,7 +235,8 @@ def _build_soup(response: SelectableResponse) -> Soup:
         raise NotSupported(
             "Response content isn't HTML or XML (JsonResponse read as json)"
         )
-    selector = _selector_of(response)
+    html5 = html5_selector(response)
+    selector = _selector_of(response) if html5 is None else html5
     kind = getattr(selector, "type", "html")
     if kind not in ("html", "xml"):
         # parsel reads JSON responses as JSON (its root is a dict or list).
@@ -267,7 +271,7 @@ def _build_soup(response: SelectableResponse) -> Soup:
         earlier._base_url = base_url
         soup: Soup = earlier.soup
         return soup
-    return Soup(selector, kind, base_url=base_url)
+    return Soup(selector, kind if html5 is None else "html5", base_url=base_url)
 
 
 def _earlier_document(root: Any) -> Any:
@@ -454,7 +458,13 @@ class SoupResponse(_MixinBase):
 
     @property
     def selector(self) -> Selector:
-        """The response's Selector, as Scrapy builds it, even with a broken ``<base>``."""
+        """The response's Selector, as Scrapy builds it, even with a broken ``<base>``.
+
+        Over the HTML5 tree when the response is parsed as HTML5 (`_parser`).
+        """
+        html5 = html5_selector(self)
+        if html5 is not None:
+            return html5
         try:
             return super().selector
         except ValueError:

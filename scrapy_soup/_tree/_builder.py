@@ -3,7 +3,7 @@
 bs4 keeps the tree builder that made a soup as ``soup.builder``; code reads
 its settings (``soup.builder.is_xml``, ``string_containers``...) to know how
 the soup was parsed.  Here the parse is lxml's, set up in `_parse`, so the
-builder is a read-only description of one of the three modes with bs4's
+builder is a read-only description of one of the modes with bs4's
 values for the builder that mode stands for: lxml's HTML builder,
 ``html.parser`` (the fragment mode's model) or lxml's XML builder.  It
 cannot build anything (``feed``, ``prepare_markup`` are not there).
@@ -100,12 +100,19 @@ _BUILDERS = {
     "xml": TreeBuilderInfo(
         "lxml-xml", ["lxml-xml", "lxml", "xml", "fast", "permissive"], True, False
     ),
+    # bs4's HTML5TreeBuilder.  It records line numbers; here a tag's
+    # sourceline is None (the tree is not libxml2's).  Its string containers
+    # are listed, as bs4 lists them, though html5lib's tree builder never
+    # uses them (docs/migrating.md).
+    "html5": TreeBuilderInfo(
+        "html5lib", ["html5lib", "permissive", "html5", "html"], False, True
+    ),
 }
 MODE_OF_BUILDER = {builder.NAME: mode for mode, builder in _BUILDERS.items()}
 
 
 def builder_for(mode: str) -> TreeBuilderInfo:
-    """The builder description of a soup mode ("html", "fragment", "xml")."""
+    """The builder description of a soup mode ("html", "fragment", "xml", "html5")."""
     return _BUILDERS[mode]
 
 

@@ -62,7 +62,7 @@ class TruncatedDocumentWarning(UserWarning):
     """
 
 
-#: bs4's feature names, and ours, to the three modes.
+#: bs4's feature names, and ours, to the modes.
 FEATURES: dict[str, str] = {
     "html": "html",
     "lxml": "html",
@@ -73,6 +73,9 @@ FEATURES: dict[str, str] = {
     "html.parser": "fragment",
     "xml": "xml",
     "lxml-xml": "xml",
+    # Parsed as browsers do (`_html5`; the ``html5`` extra).
+    "html5lib": "html5",
+    "html5": "html5",
 }
 
 #: The doctype libxml2 adds to an HTML document that has none.

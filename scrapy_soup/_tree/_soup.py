@@ -22,6 +22,7 @@ from ._builder import TreeBuilderInfo, warn_if_xml
 from ._classes import classes, extensions
 from ._document import Document
 from ._encodings import decode_excluding
+from ._html5 import parse_html5_document
 from ._identity import Ref, _ref, remember, wrap
 from ._node import PageElement
 from ._parse import (
@@ -357,9 +358,14 @@ class Soup(DocumentNode):
             header = f"text/html; charset={from_encoding}" if from_encoding else None
             encoding, markup = html_to_unicode(header, markup)
             doc.original_encoding = encoding
-        elif markup and markup[0] == "\N{BYTE ORDER MARK}" and doc._mode != "fragment":
+        elif (
+            markup
+            and markup[0] == "\N{BYTE ORDER MARK}"
+            and doc._mode not in ("fragment", "html5")
+        ):
             # libxml2 and bs4's lxml builder drop a leading BOM; bs4's
-            # html.parser (the fragment mode's model) keeps it as text.
+            # html.parser (the fragment mode's model) and html5lib keep it
+            # as text (which starts the body there).
             markup = markup[1:]
         markup, data = utf8(markup)
         if doc.is_xml:
@@ -370,6 +376,11 @@ class Soup(DocumentNode):
             return
         if doc._mode == "fragment":
             doc._set_container(fragment_container(data, self._fragment_tree))
+            return
+        if doc._mode == "html5":
+            # The document level is in the tree (`_html5.parse_html5`).
+            html, doc._top_doctype_index = parse_html5_document(markup, data)
+            doc._set_root(html, None, parsed_here=True)
             return
         parser = html_parser("utf-8")
         root: Any = None
