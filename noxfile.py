@@ -13,8 +13,9 @@ README's own test command, run verbatim), printing the time of each.
   tests/conftest.py) on each Scrapy minor release from the floor to the
   newest, with the newest of everything else.
 - ``extras-on``/``extras-off``: the same tests with every optional runtime
-  extra of pyproject.toml installed, and with none of them (``.[test]``, the
-  README's install, which ``.ci/run`` runs already).
+  extra of pyproject.toml installed (the test extra holds their packages, so
+  the README's install is "on", which ``.ci/run`` runs already), and with
+  none of them (their packages uninstalled again).
 - ``coverage``: the default suite under coverage.py with branches, failing
   under ``fail_under`` (pyproject.toml).
 - ``lint``, ``typing``, ``docs``, ``dist``, ``slow``.
@@ -25,6 +26,7 @@ Tests run on both cores (pytest-xdist, ``-n 2``) where they are independent.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -190,11 +192,35 @@ def extras(session: nox.Session, extras: str) -> None:
         )
         selection = SCRAPY_TESTS
     else:
+        # The test extra holds every optional extra's packages (so that the
+        # README's command runs their tests): take them out again.
         session.install("-e", ".[test]", "pytest-xdist")
+        _uninstall(session, _extra_distributions())
         without = "".join(f" and not {extra}" for extra in OPTIONAL_EXTRAS)
         selection = ["-m", f"scrapy and not slow{without}"]
     session.run("python", "-c", _PRINT_EXTRAS, *OPTIONAL_EXTRAS)
     _pytest(session, *selection)
+
+
+def _extra_distributions() -> list[str]:
+    """The distributions the optional runtime extras require, by name."""
+    extras = PYPROJECT["project"].get("optional-dependencies", {})
+    names = set()
+    for extra in OPTIONAL_EXTRAS:
+        for requirement in extras[extra]:
+            name = re.split(r"[\s\[;<>=!~]", requirement, maxsplit=1)[0]
+            names.add(name)
+    return sorted(names)
+
+
+def _uninstall(session: nox.Session, names: list[str]) -> None:
+    if not names:
+        return
+    if session.venv_backend == "uv":
+        python = Path(session.bin) / "python"
+        session.run("uv", "pip", "uninstall", "--python", str(python), *names)
+    else:
+        session.run("python", "-m", "pip", "uninstall", "-y", *names)
 
 
 #: The Python of the coverage session (the whole suite, measured).

@@ -17,11 +17,12 @@ REPO_DIR = Path(__file__).resolve().parent.parent
 #: The variables of .ci/run that name the Pythons it runs.
 CI_VARIABLES = ("MAIN_PYTHON", "COVERAGE_PYTHON", "NEWER_PYTHONS")
 #: The sessions .ci/run does not call, each the same as a run it makes: the
-#: README's command (3.11, the test extra, the newest Scrapy), the coverage
+#: README's command (3.11, the test extra with every optional extra's
+#: packages, the newest Scrapy), the coverage
 #: session (the suite on 3.12) and floors-3.10 (Scrapy 2.13.4).
 SAME_AS_ANOTHER_RUN = {
     "tests-3.11": "the README's command",
-    "extras(off)": "the README's command",
+    "extras(on)": "the README's command",
     "scrapy(2.19)": "the README's command",
     "tests-3.12": "coverage",
     "scrapy(2.13)": "floors-3.10",
@@ -169,3 +170,19 @@ def test_every_scrapy_module_is_marked_when_collected() -> None:
     assert any(i.startswith("tests/test_scrapy_addon.py::") for i in ids), ids
     assert any(i.startswith("docs/testing.md::") for i in ids), ids
     assert not [i for i in ids if i.startswith("tests/test_ci.py::")], ids
+
+
+def test_the_test_extra_holds_every_optional_extra() -> None:
+    """``extras(on)`` is the README's run only while the test extra installs
+    every optional runtime extra's packages too."""
+    sys.path.insert(0, str(REPO_DIR))
+    try:
+        import noxfile
+    finally:
+        sys.path.remove(str(REPO_DIR))
+    test_extra = noxfile.PYPROJECT["project"]["optional-dependencies"]["test"]
+    assert noxfile.OPTIONAL_EXTRAS, "no optional extra: extras(on) skips itself"
+    for extra in noxfile.OPTIONAL_EXTRAS:
+        for requirement in noxfile.PYPROJECT["project"]["optional-dependencies"][extra]:
+            assert requirement in test_extra, (extra, requirement)
+    assert noxfile._extra_distributions() == ["turbohtml"]
