@@ -55,16 +55,25 @@ def urls() -> Iterator[list[str]]:
         yield [srv.url(f"/corpus/{p.name}") for p in pages]
 
 
-def _crawl(tmp_path: Path, urls: list[str], settings: dict[str, Any], **kw: Any) -> Any:
-    feeds = {
+def _feeds(tmp_path: Path) -> dict[str, Path]:
+    """One feed of each format the setups are checked in, by format."""
+    return {
         "jsonlines": tmp_path / "items.jl",
         "csv": tmp_path / "items.csv",
         "xml": tmp_path / "items.xml",
     }
+
+
+def _feed_settings(feeds: dict[str, Path]) -> dict[str, dict[str, str]]:
+    return {str(p): {"format": f, "encoding": "utf-8"} for f, p in feeds.items()}
+
+
+def _crawl(tmp_path: Path, urls: list[str], settings: dict[str, Any], **kw: Any) -> Any:
+    feeds = _feeds(tmp_path)
     settings = {
         **settings,
         "SOUP_HTML_FIELDS": ["hostile"],
-        "FEEDS": {str(p): {"format": f, "encoding": "utf-8"} for f, p in feeds.items()},
+        "FEEDS": _feed_settings(feeds),
     }
     return run_crawl(tmp_path, SPIDER, settings, urls=" ".join(urls), **kw), feeds
 
@@ -189,17 +198,13 @@ def hostile_urls() -> Iterator[list[str]]:
 def test_no_setup_exports_markup_as_it_was_on_the_page(
     tmp_path: Path, hostile_urls: list[str], setup: str
 ) -> None:
-    feeds = {
-        "jsonlines": tmp_path / "items.jl",
-        "csv": tmp_path / "items.csv",
-        "xml": tmp_path / "items.xml",
-    }
+    feeds = _feeds(tmp_path)
     settings = {
         **ALL_SETUPS[setup],
         "SOUP_HTML_FIELDS": ["html"],
         "SOUP_MARKDOWN_FIELDS": ["md"],
         "SOUP_TEXT_FIELDS": ["text"],
-        "FEEDS": {str(p): {"format": f, "encoding": "utf-8"} for f, p in feeds.items()},
+        "FEEDS": _feed_settings(feeds),
     }
     result = run_crawl(
         tmp_path,
