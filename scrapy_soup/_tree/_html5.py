@@ -269,9 +269,9 @@ def _name_attributes(turbohtml: Any, document: Any, nodes: Any, parsed: Any) -> 
     if len(elements) != len(places) + 1:
         return False
     for node in nodes:
-        index = places[id(node)]
+        index = places.get(id(node), 0)
         el = elements[index]
-        if el is None or el.tag != node.tag or el.getparent() is None:
+        if not index or el.tag != node.tag:
             return False
         # (None where libxml2 changes a name: SVG's viewBox, lowercased.)
         shell = _html_element(el.tag, [(n, node.attr(n)) for n in node.attrs])
