@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import soupsieve
 from hypothesis import settings
 
 # Every hypothesis test of the normal run draws the same examples on every
@@ -40,6 +41,18 @@ CORPUS = Path(os.environ.get("SCRAPY_SOUP_CORPUS") or REPO_CORPUS)
 
 class CorpusMissing(RuntimeError):
     """The corpus folder, its manifest or a page the tests name is not there."""
+
+
+#: The CSS parity tests' oracle is bs4's CSS engine, soupsieve 4. On Python
+#: 3.10 pip finds soupsieve 2 at most (soupsieve 4 needs 3.11.5), which
+#: matches inside ``<template>`` and differs from soupsieve 4 on several
+#: selectors (docs/migrating.md, ``:has()`` on Python 3.10): there those
+#: tests have no oracle to compare with, and say so.
+needs_soupsieve_4 = pytest.mark.skipif(
+    int(soupsieve.__version__.split(".")[0]) < 4,
+    reason="the CSS oracle is soupsieve 4 (Python >= 3.11.5); "
+    f"soupsieve {soupsieve.__version__} matches inside <template>",
+)
 
 
 def corpus_manifest() -> list[dict[str, str]]:

@@ -18,7 +18,7 @@ import bs4
 import cssselect
 import pytest
 import soupsieve
-from conftest import corpus_pages, read_page
+from conftest import corpus_pages, needs_soupsieve_4, read_page
 
 import scrapy_soup
 from scrapy_soup import Soup
@@ -310,6 +310,7 @@ def test_copy_keeps_original_encoding(path: Path) -> None:
 SELECTORS = ["div", "a[href]", "p > a", "h1, h2", "li:nth-child(2)"]
 
 
+@needs_soupsieve_4
 @pytest.mark.parametrize("path", PAGES[:12], ids=lambda p: p.name)
 def test_precompiled_selectors_and_iselect(path: Path) -> None:
     text = read_page(path)

@@ -23,6 +23,7 @@ CI_VARIABLES = ("MAIN_PYTHON", "COVERAGE_PYTHON", "NEWER_PYTHONS")
 SAME_AS_ANOTHER_RUN = {
     "tests-3.11": "the README's command",
     "extras(on)": "the README's command",
+    "extras(off)": "tests-3.10",
     "scrapy(2.19)": "the README's command",
     "tests-3.12": "coverage",
     "scrapy(2.13)": "floors-3.10",
@@ -186,3 +187,22 @@ def test_the_test_extra_holds_every_optional_extra() -> None:
         for requirement in noxfile.PYPROJECT["project"]["optional-dependencies"][extra]:
             assert requirement in test_extra, (extra, requirement)
     assert noxfile._extra_distributions() == ["turbohtml"]
+
+
+def test_no_optional_extra_installs_on_the_lowest_python() -> None:
+    """``extras(off)`` is inside ``tests-3.10`` (the whole suite) only while
+    no optional extra's package installs on the lowest Python; where one
+    does, .ci/run must call ``extras(off)`` again."""
+    sys.path.insert(0, str(REPO_DIR))
+    try:
+        import noxfile
+    finally:
+        sys.path.remove(str(REPO_DIR))
+    lowest = noxfile.PYTHONS[0]
+    assert lowest == "3.10", "the marker below names the Python after 3.10"
+    for extra in noxfile.OPTIONAL_EXTRAS:
+        for requirement in noxfile.PYPROJECT["project"]["optional-dependencies"][extra]:
+            assert requirement.endswith("; python_version >= '3.11'"), (
+                extra,
+                requirement,
+            )

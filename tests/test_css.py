@@ -6,6 +6,7 @@ from typing import Any
 
 import bs4
 import pytest
+from conftest import needs_soupsieve_4
 
 from scrapy_soup._tree._css import SelectorError, SoupSieveTranslator
 from scrapy_soup._tree._select import escape
@@ -46,6 +47,7 @@ def _shape(result: Any) -> Any:
     return (result.name, attrs, place, index)
 
 
+@needs_soupsieve_4
 @pytest.mark.parametrize("selector", SELECTORS)
 def test_select_matches_soupsieve(selector: str) -> None:
     ours = Soup(DOC, "lxml")
@@ -134,6 +136,7 @@ def _template_edits(soup: Any) -> list[Any]:
     return seen
 
 
+@needs_soupsieve_4
 def test_the_template_check_follows_edits() -> None:
     """select() remembers whether the tree holds a <template>, until an edit."""
     markup = "<html><body><div><p>a</p></div><p>b</p></body></html>"

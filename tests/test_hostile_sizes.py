@@ -13,6 +13,7 @@ from typing import Any
 
 import bs4
 import pytest
+from conftest import needs_soupsieve_4
 from lxml import etree
 
 from scrapy_soup import Soup
@@ -54,6 +55,7 @@ def test_selector_group_over_80_000_matches(
     ]
 
 
+@needs_soupsieve_4
 @pytest.mark.parametrize(
     "selector",
     [

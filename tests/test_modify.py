@@ -7,6 +7,7 @@ from typing import Any
 
 import bs4
 import pytest
+from conftest import needs_soupsieve_4
 from lxml import etree
 
 from scrapy_soup import Comment, NavigableString, Soup, Tag
@@ -389,6 +390,7 @@ def test_decomposed_is_a_state_of_the_object() -> None:
         i.insert_before(b)
 
 
+@needs_soupsieve_4
 def test_template_check_belongs_to_each_soup() -> None:
     first, second = Soup("<div><p>1</p></div>"), Soup("<div><p>2</p></div>")
     assert [p.text for p in first.select("div p")] == ["1"]

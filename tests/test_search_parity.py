@@ -19,7 +19,7 @@ from typing import Any
 import bs4
 import cssselect
 import pytest
-from conftest import corpus_pages, corpus_params, read_page
+from conftest import corpus_pages, corpus_params, needs_soupsieve_4, read_page
 from lxml import etree
 
 import scrapy_soup as el
@@ -516,6 +516,7 @@ def _run(query: Q, ctx: Ctx) -> tuple[str, Any]:
 
 # Pages over 300 KB run in the slow pass (-m slow): most of the time goes to
 # bs4's side (soupsieve), about 35 s for the pages below, 25 s above.
+@needs_soupsieve_4
 @pytest.mark.parametrize("page", corpus_params(PAGES), ids=lambda p: p.name)
 def test_search_parity(page: Path) -> None:
     text = read_page(page)

@@ -316,6 +316,9 @@ def _from_page(root: etree._Element, found: dict[str, Any]) -> None:
 
 _DAY_FIRST = re.compile(r"^(\d{1,2})[./](\d{1,2})[./](\d{4})$")
 _YEAR_FIRST = re.compile(r"^(\d{4})[/.](\d{1,2})[/.](\d{1,2})$")
+# A UTC offset written "-0400" or " -04:00": Python 3.10's fromisoformat
+# takes only "-04:00" right after the time.
+_OFFSET = re.compile(r"(?<=\d)\s*([+-])(\d\d):?(\d\d)$")
 
 
 def iso_date(value: str) -> str:
@@ -325,6 +328,8 @@ def iso_date(value: str) -> str:
     ('2021-03-04T10:00:00+00:00', '2021-03-04T10:00:00+00:00')
     >>> iso_date("04.03.2021"), iso_date("2021/03/04"), iso_date("20210304")
     ('2021-03-04', '2021-03-04', '2021-03-04')
+    >>> iso_date("2015-07-10 09:53:00 -0400")
+    '2015-07-10T09:53:00-04:00'
     """
     text = value.strip()
     if text.endswith(("Z", "z")):
@@ -341,7 +346,8 @@ def iso_date(value: str) -> str:
     try:
         if len(text) == 10:
             return date.fromisoformat(text).isoformat()
-        return datetime.fromisoformat(text.replace(" ", "T", 1)).isoformat()
+        stamp = _OFFSET.sub(r"\1\2:\3", text).replace(" ", "T", 1)
+        return datetime.fromisoformat(stamp).isoformat()
     except ValueError:
         pass
     try:
