@@ -238,7 +238,7 @@ class PlainCheckPipeline:
     def from_crawler(cls, crawler: Any) -> PlainCheckPipeline:
         return cls(crawler.settings.get("CHECK_REPORT"))
 
-    def process_item(self, item: Any) -> Any:
+    def process_item(self, item: Any, spider: Any = None) -> Any:
         fields = ItemAdapter(item).asdict()
         problems = plain_problems(fields)
         try:

@@ -272,7 +272,7 @@ class SoupRedisSpider(_redis_spider_base()):  # type: ignore[misc]
             yield response.follow(
                 # A plain response (soup: False) is Scrapy's own class: its
                 # follow() takes URLs and Selectors, not soup Tags.
-                a if wrapped else a["href"],
+                a if wrapped else a["href"].strip(),
                 callback=self.parse,
                 meta={"soup": False} if soup_off(target) else {},
                 cb_kwargs={"via": a},
