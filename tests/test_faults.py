@@ -69,9 +69,7 @@ class FaultSpider(scrapy.Spider):
 class FailingPipeline:
     """A user pipeline that raises on every 5th item."""
 
-    def process_item(
-        self, item: dict[str, Any], spider: Any = None
-    ) -> dict[str, Any]:
+    def process_item(self, item: dict[str, Any], spider: Any = None) -> dict[str, Any]:
         if item["n"] % 5 == 0:
             raise ValueError(f"pipeline failure on item {item['n']}")
         return item
@@ -80,9 +78,7 @@ class FailingPipeline:
 class DroppingPipeline:
     """A user pipeline that drops every 7th item."""
 
-    def process_item(
-        self, item: dict[str, Any], spider: Any = None
-    ) -> dict[str, Any]:
+    def process_item(self, item: dict[str, Any], spider: Any = None) -> dict[str, Any]:
         if item["n"] % 7 == 0:
             raise DropItem(f"dropped item {item['n']}")
         return item
