@@ -130,16 +130,15 @@ def _check(item: dict[str, Any], plugin_class: str) -> None:
     assert len(followed) == len(item["hrefs"]) - len(skipped)
 
 
-# scrapy-splash's middlewares take process_request(request, spider), which
-# Scrapy 2.14 to 2.18 deprecate (scrapy-splash's own warning to fix, not ours).
-@pytest.mark.filterwarnings(
-    "ignore:.*requires a spider argument, this is deprecated"
-    ":scrapy.exceptions.ScrapyDeprecationWarning"
-)
 def test_splash_json_response_soup_is_its_html(
     api: LocalServer, tmp_path: Path
 ) -> None:
     pytest.importorskip("scrapy_splash", exc_type=ImportError)
+    if scrapy.version_info >= (2, 14):
+        # scrapy-splash's middlewares take process_request(request, spider),
+        # which Scrapy 2.14 deprecates: its warning is an error in the crawl
+        # process (as every warning there). The floors (2.13) run this test.
+        pytest.skip("scrapy-splash's middlewares warn on Scrapy >= 2.14")
     settings = {
         **ADDON_SETTINGS,
         "SPLASH_URL": api.base,
