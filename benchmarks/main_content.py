@@ -1,8 +1,8 @@
 """Main-content extraction: quality and speed against trafilatura, side by side in one run.
 
 On trafilatura's evaluation set (843 real pages, each with snippets its
-main content must and must not hold; ``../shared/extraction`` or
-``--data``), every extractor's text is scored with trafilatura's metric
+main content must and must not hold: a folder with its ``evaldata.json``
+and ``pages/``, given as ``--data``; it is not in this repository), every extractor's text is scored with trafilatura's metric
 (precision, recall, F over all snippets; per-page worst cases) and timed,
 page by page in turn, best of ``--rounds``:
 
@@ -33,7 +33,6 @@ from typing import Any
 
 from scrapy_soup import Soup, XMLParsedAsHTMLWarning, main_content, to_text
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "extraction"
 WS = re.compile(r"\s+")
 
 
@@ -103,7 +102,12 @@ def _turbo_text(turbohtml: Any, html: str) -> str:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--data", type=Path, default=DATA)
+    p.add_argument(
+        "--data",
+        type=Path,
+        required=True,
+        help="trafilatura's evaluation set: evaldata.json and pages/",
+    )
     p.add_argument("--rounds", type=int, default=1)
     p.add_argument("--limit", type=int, default=0)
     p.add_argument("--show", type=int, default=5)

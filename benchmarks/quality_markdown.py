@@ -9,10 +9,10 @@ turbohtml, html-to-markdown and markdownify (over ``BeautifulSoup(html,
 "lxml")``) convert the same cleaned HTML beside it.
 
 The pages are not in the repository: point it at a folder of ``.html`` or
-``.html.gz`` files, such as the 843 pages of ``../shared/extraction/pages``
+``.html.gz`` files, such as the 843 pages of trafilatura's evaluation set
 (the repository's own corpus is the default)::
 
-    python benchmarks/quality_markdown.py --pages ../shared/extraction/pages [--others]
+    python benchmarks/quality_markdown.py --pages PATH/TO/PAGES [--others]
 
 It prints the pages passing each check, and the failing pages by check
 (``--show N`` of each), so that a rare structure shows up with its page.
