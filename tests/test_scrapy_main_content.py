@@ -368,6 +368,13 @@ def test_dropped_when_failed_items_are_dropped(monkeypatch: pytest.MonkeyPatch) 
         _through(pipelines, {"url": BASE, "page": Soup(PAGE, base_url=BASE)})
 
 
+def test_a_field_named_in_two_settings_is_converted_once() -> None:
+    # It was processed once per name: its Markdown converted again as HTML.
+    pipelines = _pipelines(SOUP_HTML_FIELDS=["x"], SOUP_MARKDOWN_FIELDS=["x"])
+    item = _through(pipelines, {"url": BASE, "x": "<h1>T</h1><p><a href='b'>b</a>"})
+    assert item["x"] == "# T\n\n[b](https://example.com/drinks/b)"
+
+
 @pytest.mark.parametrize(
     ("name", "value", "expected"),
     [
