@@ -273,13 +273,23 @@ EXPECTED_MD = (
 @pytest.mark.parametrize(
     "item_class", [ScrapyArticle, DataclassArticle, AttrsArticle, PydanticArticle]
 )
-@pytest.mark.parametrize("given", ["str", "bytes", "soup"])
+@pytest.mark.parametrize(
+    "given", ["str", "bytes", "soup", "response", "soup response", "text response"]
+)
 def test_field_metadata_marks_a_main_content_field(item_class: Any, given: str) -> None:
+    from scrapy.http import HtmlResponse, TextResponse
+
+    from scrapy_soup import SoupHtmlResponse
+
     page: Any = {
-        "str": PAGE.decode(),
-        "bytes": PAGE,
-        "soup": Soup(PAGE, base_url=BASE),
-    }[given]
+        "str": lambda: PAGE.decode(),
+        "bytes": lambda: PAGE,
+        "soup": lambda: Soup(PAGE, base_url=BASE),
+        # Scrapy's parse (response.selector) read, as the soup reads it.
+        "response": lambda: HtmlResponse(BASE, body=PAGE),
+        "soup response": lambda: SoupHtmlResponse(BASE, body=PAGE),
+        "text response": lambda: TextResponse(BASE, body=PAGE, encoding="utf-8"),
+    }[given]()
     pipelines = _pipelines(SOUP_MAIN_CONTENT_METADATA=True)
     item = _through(pipelines, item_class(url=BASE, body=page))
     get = item.__getitem__ if isinstance(item, scrapy.Item) else item.__getattribute__
