@@ -30,7 +30,7 @@ from scrapy_helpers import (
     run_crawl,
 )
 from test_markdown import raw_html_tokens
-from test_scrapy_setups import _unsafe
+from test_scrapy_setups import _feed_settings, _feeds, _unsafe
 
 from scrapy_soup import AbsoluteLinksPipeline, CleanHtmlPipeline, Soup
 
@@ -79,14 +79,6 @@ def page_urls() -> Iterator[list[str]]:
         yield [srv.url(f"/corpus/{p.name}") for p in pages]
 
 
-def _feeds(tmp_path: Path) -> dict[str, Path]:
-    return {
-        "jsonlines": tmp_path / "items.jl",
-        "csv": tmp_path / "items.csv",
-        "xml": tmp_path / "items.xml",
-    }
-
-
 def _crawl(tmp_path: Path, urls: list[str], settings: dict[str, Any]) -> Any:
     feeds = _feeds(tmp_path)
     result = run_crawl(
@@ -95,9 +87,7 @@ def _crawl(tmp_path: Path, urls: list[str], settings: dict[str, Any]) -> Any:
         {
             **settings,
             **MAIN_SETTINGS,
-            "FEEDS": {
-                str(p): {"format": f, "encoding": "utf-8"} for f, p in feeds.items()
-            },
+            "FEEDS": _feed_settings(feeds),
         },
         urls=" ".join(urls),
     )
