@@ -33,6 +33,7 @@ from test_markdown import raw_html_tokens
 from test_scrapy_setups import _feed_settings, _feeds, _unsafe
 
 from scrapy_soup import AbsoluteLinksPipeline, CleanHtmlPipeline, Soup
+from scrapy_soup._scrapy._main_content import METADATA_FIELDS
 
 #: The fields of `PagesSpider`'s items holding the page, by how it is given.
 PAGE_FIELDS = {
@@ -48,7 +49,6 @@ MAIN_SETTINGS: dict[str, Any] = {
     "SOUP_TEXT_FIELDS": ["text"],
     "SOUP_MAIN_CONTENT_METADATA": True,
 }
-METADATA_KEYS = ("title", "authors", "published", "language", "canonical_url")
 
 
 class PagesSpider(scrapy.Spider):
@@ -168,11 +168,13 @@ def test_a_crawl_exports_main_content_fields_in_every_feed(
         title = page.find("meta", property="og:title") or page.title
         if title is not None:
             assert isinstance(item["title"], str) and item["title"]
-        for key in METADATA_KEYS:
-            assert key not in item or isinstance(item[key], (str, list))
+        for key in METADATA_FIELDS:
+            value = item[key]
+            assert value is None or isinstance(value, (str, list)), (key, value)
     with feeds["csv"].open(encoding="utf-8", newline="") as f:
         rows = list(csv.DictReader(f))
     assert [row["md"] for row in rows] == [item["md"] for item in items]
+    assert [row["title"] for row in rows] == [item["title"] for item in items]
     root = ElementTree.parse(feeds["xml"]).getroot()
     xml_items = root.findall("item")
     assert len(xml_items) == count
@@ -308,6 +310,9 @@ def test_dict_items_get_every_metadata_field_and_keep_their_own() -> None:
     assert item["published"] == "2021-03-04T10:00:00+01:00"
     assert item["language"] == "en"
     assert item["canonical_url"] == "https://example.com/tea"
+    # Every key, stated or not: a CSV feed's columns come from the first item.
+    assert item["site_name"] is None and item["tags"] == []
+    assert set(item) == {"url", "page", *METADATA_FIELDS}
     # Clean HTML, links absolute, boilerplate gone.
     html = item["page"]
     assert "onclick" not in html and "<script" not in html

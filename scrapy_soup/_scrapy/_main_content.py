@@ -99,9 +99,11 @@ def extract(
 
 
 def fill_metadata(item: Any, meta: dict[str, Any]) -> None:
-    """Set the item's metadata fields that are empty from ``meta``.
+    """Set the item's metadata fields from ``meta`` where they are empty.
 
-    A dict item gets every field; another item the ones it declares (a
+    A dict item gets every field, None (or an empty list) where the page
+    states nothing, so that every item has the same keys (a CSV feed takes
+    its columns from the first item); another item the ones it declares (a
     ``scrapy.Item`` refuses others). A value the spider set is kept. The
     values are ``str``, ``list`` of ``str`` or None: plain data.
     """
@@ -110,7 +112,11 @@ def fill_metadata(item: Any, meta: dict[str, Any]) -> None:
     fields: Any = item if type(item) is dict else ItemAdapter(item)
     known = None if type(item) is dict else set(fields.field_names())
     for key, value in meta.items():
-        if value in (None, "", []) or (known is not None and key not in known):
+        if known is not None and key not in known:
             continue
-        if fields.get(key) in (None, "", [], ()):
+        if key not in fields or (fields.get(key) in _EMPTY and value not in _EMPTY):
             set_field(item, key, value)
+
+
+#: What a metadata field holds when the page states nothing.
+_EMPTY: tuple[Any, ...] = (None, "", [], ())
