@@ -2,9 +2,11 @@
 
 :class:`ItemPath` (one per crawler, :meth:`ItemPath.of`) owns what happens to
 an item's fields: finding its HTML fields (``SOUP_HTML_FIELDS``,
-``SOUP_TEXT_FIELDS``, ``SOUP_MARKDOWN_FIELDS``, field metadata, values that
-held soup Tags), converting soup objects to plain data, making links
-absolute, cleaning, converting to text or Markdown, and counting failures.
+``SOUP_TEXT_FIELDS``, ``SOUP_MARKDOWN_FIELDS``, ``SOUP_MAIN_CONTENT_FIELDS``,
+field metadata, values that held soup Tags), converting soup objects to
+plain data, taking a page's main content (the first step for a
+main-content field: only the article goes on), making links absolute,
+cleaning, converting to text or Markdown, and counting failures.
 The spider middleware calls :meth:`ItemPath.from_callback` and each pipeline
 :meth:`ItemPath.process` with its own :class:`Stage`; neither builds the other
 or reads its state.
@@ -470,10 +472,8 @@ class ItemPath:
         formats = field_formats(
             item, config.text_fields, config.markdown_fields, self._formats
         )
-        work = _ItemWork(
-            stages, failures, origin, self._base_url_of(origin, fields), markup, formats
-        )
-        work.main = main
+        base_url = self._base_url_of(origin, fields)
+        work = _ItemWork(stages, failures, origin, base_url, markup, formats, main)
         if main:
             # A page object put into the item since the callback (or without
             # the spider middleware) is read on its own tree.
