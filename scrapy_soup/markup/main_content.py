@@ -68,6 +68,14 @@ _BLOCKS = frozenset(
     {"div", "section", "ul", "ol", "dl", "table", "p", "li", "span", "header", "center"}
 )
 _TEXT = etree.XPath("string()", smart_strings=False)
+_VISIBLE_TEXT = etree.XPath(
+    ".//text()[not(parent::script or parent::style or parent::option)]", smart_strings=False
+)
+#: A chosen element with less text than this (characters) is compared
+#: with the other candidates (`_fuller_candidate`) ...
+_SHORT = 500
+#: ... and gives way to one holding this many times its text outside links.
+_FULLER = 3
 _LINK_TEXT = etree.XPath(".//a//text()", smart_strings=False)
 _OWN_TEXT = frozenset({"div", "td", "blockquote", "dd"})
 #: The paragraphs that vote, and the elements that may hold one's text of
@@ -213,7 +221,40 @@ def _vote(
         scores[el] *= 1 - _link_density(el)
     top.sort(key=scores.__getitem__, reverse=True)
     best = _common_ancestor(top, scores, _NEAR[favor])
-    return _with_siblings(_better_parent(best, scores), scores)
+    best = _better_parent(best, scores)
+    return _with_siblings(_fuller_candidate(best, top), scores)
+
+
+def _fuller_candidate(
+    best: etree._Element, top: list[etree._Element]
+) -> etree._Element:
+    """``best``, or a candidate holding several times its text if ``best`` is short.
+
+    A short element whose few paragraphs score well by themselves (a
+    thank-you note, a teaser named ``article-text``, a print-only summary)
+    can win the vote against the article, whose paragraphs are split over
+    wrappers or diluted by links.  When the winner reads less than
+    `_SHORT` characters (scripts left out), the candidate that reads the
+    most text outside links, `_FULLER` times the winner's at least, is
+    taken instead (trafilatura's fallback on a short extraction is the
+    same idea).
+    """
+    text = _visible_length(best)
+    if text >= _SHORT:
+        return best
+    fuller, most, around = best, text * _FULLER, False
+    for el in top:
+        own = _visible_length(el) * (1 - _link_density(el))
+        if own > text * _FULLER and _is_inside(best, el) > around:
+            fuller, most, around = el, own, True  # an ancestor first
+        elif own > most and _is_inside(best, el) >= around:
+            fuller, most = el, own
+    return fuller
+
+
+def _visible_length(el: etree._Element) -> float:
+    """The length of ``el``'s text outside scripts and styles."""
+    return float(sum(map(len, _VISIBLE_TEXT(el))))
 
 
 def _better_parent(
