@@ -71,6 +71,8 @@ _TEXT = etree.XPath("string()", smart_strings=False)
 _VISIBLE_TEXT = etree.XPath(
     ".//text()[not(parent::script or parent::style or parent::option)]", smart_strings=False
 )
+#: A lead before the content has at least this many characters.
+_LEAD = 60
 #: A chosen element with less text than this (characters) is compared
 #: with the other candidates (`_fuller_candidate`) ...
 _SHORT = 500
@@ -374,13 +376,17 @@ def _with_siblings(
         return [best]
     threshold = max(10.0, scores[best] * _SIBLING_SHARE)
     kept: list[etree._Element] = []
+    before = True
     for sibling in parent:
         if sibling is best:
             kept.append(sibling)
+            before = False
             continue
         if not isinstance(sibling.tag, str):
             continue
         if scores.get(sibling, 0.0) >= threshold and _link_density(sibling) < 0.3:
+            kept.append(sibling)
+        elif before and sibling.tag != "p" and _is_lead(sibling):
             kept.append(sibling)
         elif sibling.tag == "p":
             text = _TEXT(sibling).strip()
@@ -390,6 +396,23 @@ def _with_siblings(
             ):
                 kept.append(sibling)
     return kept
+
+
+def _is_lead(el: etree._Element) -> bool:
+    """Whether an element before the content reads as its lead (a standfirst, an excerpt).
+
+    The paragraph or two that introduce an article often sit in a wrapper
+    of their own (a header, a ``teaser`` block) beside the body the vote
+    chose: it is prose (a sentence, hardly any links), not boilerplate.
+    """
+    if _is_boilerplate(el, comments=False):
+        return False
+    text = "".join(_VISIBLE_TEXT(el)).strip()
+    return (
+        len(text) >= _LEAD
+        and text[-1] in ".!?“”\"»"
+        and _link_density(el) < 0.2
+    )
 
 
 def _copy(chosen: list[etree._Element]) -> etree._Element:
