@@ -69,7 +69,8 @@ BOILERPLATE_WORDS = (
     "skip-link", "screen-reader", "sr-only", "visually-hidden", "outbrain",
     "taboola", "yarpp", "disclaimer", "copyright", "login", "toolbar",
     "shariff", "addthis", "sharedaddy", "overlay", "lightbox", "flyout",
-    "offcanvas", "off-canvas", "popmake",
+    "offcanvas", "off-canvas", "popmake", "paywall", "ratings", "caption",
+    "credit",
 )  # fmt: skip
 
 #: Class and id words that name boilerplate as a whole word (split at
@@ -81,7 +82,7 @@ BOILERPLATE_TOKENS = frozenset(
 )  # fmt: skip
 
 #: The names of comment sections (kept with ``comments=True``).
-COMMENT_WORDS = ("comment", "disqus", "respond", "discussion")
+COMMENT_WORDS = ("comment", "disqus", "respond", "discussion", "kommentar")
 COMMENT_TOKENS = frozenset({"reply", "replies"})
 
 #: Not boilerplate though a word above is in its name (``no-sidebar``

@@ -73,6 +73,10 @@ _VISIBLE_TEXT = etree.XPath(
 )
 #: A lead before the content has at least this many characters.
 _LEAD = 60
+#: How many levels above the content a lead is looked for, and its
+#: longest there (characters).
+_LEAD_LEVELS = 3
+_LEAD_LONGEST = 1000
 #: A chosen element with less text than this (characters) is compared
 #: with the other candidates (`_fuller_candidate`) ...
 _SHORT = 500
@@ -224,7 +228,29 @@ def _vote(
     top.sort(key=scores.__getitem__, reverse=True)
     best = _common_ancestor(top, scores, _NEAR[favor])
     best = _better_parent(best, scores)
-    return _with_siblings(_fuller_candidate(best, top), scores)
+    best = _fuller_candidate(best, top)
+    return _leads_above(best) + _with_siblings(best, scores)
+
+
+def _leads_above(best: etree._Element) -> list[etree._Element]:
+    """The leads before ``best``'s ancestors, up to `_LEAD_LEVELS` up, in page order.
+
+    A headline block's standfirst (``p.lead``, ``div.summary``, a
+    subtitle) is often a cousin of the body rather than its sibling: the
+    article's header and its body are wrapped separately.
+    """
+    leads: list[etree._Element] = []
+    node = best.getparent()
+    for _ in range(_LEAD_LEVELS):
+        if node is None or node.tag in ("body", "html") or _is_boilerplate(node, False):
+            break
+        found = []
+        for sibling in node.itersiblings(preceding=True):
+            if isinstance(sibling.tag, str) and _is_lead(sibling, _LEAD_LONGEST):
+                found.append(sibling)
+        leads[:0] = reversed(found)
+        node = node.getparent()
+    return leads
 
 
 def _fuller_candidate(
@@ -398,7 +424,7 @@ def _with_siblings(
     return kept
 
 
-def _is_lead(el: etree._Element) -> bool:
+def _is_lead(el: etree._Element, longest: int = 0) -> bool:
     """Whether an element before the content reads as its lead (a standfirst, an excerpt).
 
     The paragraph or two that introduce an article often sit in a wrapper
@@ -409,7 +435,7 @@ def _is_lead(el: etree._Element) -> bool:
         return False
     text = "".join(_VISIBLE_TEXT(el)).strip()
     return (
-        len(text) >= _LEAD
+        _LEAD <= len(text) <= (longest or len(text))
         and text[-1] in ".!?“”\"»"
         and _link_density(el) < 0.2
     )
