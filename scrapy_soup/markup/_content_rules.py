@@ -61,8 +61,7 @@ BOILERPLATE_WORDS = (
     "sidebar", "sharing", "social", "related", "recommend", "cookie", "consent",
     "newsletter", "subscri", "signup", "sign-up", "breadcrumb", "paginat",
     "navbar", "navigation", "footer", "masthead", "advert", "adsense", "adslot",
-    "google_ad", "sponsor", "promo", "popup", "modal", "banner", "readmore",
-    "read-more", "more-stories", "also-read", "most-read", "mostread", "trending",
+    "google_ad", "sponsor", "promo", "popup", "modal", "banner", "more-stories", "also-read", "most-read", "mostread", "trending",
     "popular", "post-meta", "entry-meta", "postmeta", "entry-utility",
     "post-tags", "entry-tags", "tag-list", "taglist", "tagcloud", "tag-cloud",
     "author-box", "authorbox", "about-author", "author-bio", "byline",
@@ -77,7 +76,7 @@ BOILERPLATE_WORDS = (
 #: spaces, ``-`` and ``_``): ``nav`` but not ``canvas``, ``ad`` but not
 #: ``header``.
 BOILERPLATE_TOKENS = frozenset(
-    {"nav", "menu", "share", "shares", "ad", "ads", "tags", "print", "pager",
+    {"nav", "menu", "share", "shares", "ad", "ads", "tags", "pager",
      "meta", "aside", "bio", "skip", "rating", "toc"}
 )  # fmt: skip
 

@@ -68,11 +68,16 @@ _BLOCKS = frozenset(
     {"div", "section", "ul", "ol", "dl", "table", "p", "li", "span", "header", "center"}
 )
 _TEXT = etree.XPath("string()", smart_strings=False)
+#: Elements whose text is not read: scripts, styles, a menu's options.
+_UNREAD = ("script", "style", "option")
 _VISIBLE_TEXT = etree.XPath(
-    ".//text()[not(parent::script or parent::style or parent::option)]", smart_strings=False
+    ".//text()[not(parent::script or parent::style or parent::option)]",
+    smart_strings=False,
 )
 #: A lead before the content has at least this many characters.
 _LEAD = 60
+#: What a lead's text ends with (a sentence, a quotation).
+_SENTENCE_END = frozenset(".!?\u201c\u201d\"\u00bb")
 #: How many levels above the content a lead is looked for, and its
 #: longest there (characters).
 _LEAD_LEVELS = 3
@@ -282,7 +287,8 @@ def _fuller_candidate(
 
 def _visible_length(el: etree._Element) -> float:
     """The length of ``el``'s text outside scripts and styles."""
-    return float(sum(map(len, _VISIBLE_TEXT(el))))
+    unread = etree.iterwalk(el, events=("start",), tag=_UNREAD)
+    return float(len(_TEXT(el)) - sum(len(u.text or "") for _, u in unread))
 
 
 def _better_parent(
@@ -433,12 +439,10 @@ def _is_lead(el: etree._Element, longest: int = 0) -> bool:
     """
     if _is_boilerplate(el, comments=False):
         return False
-    text = "".join(_VISIBLE_TEXT(el)).strip()
-    return (
-        _LEAD <= len(text) <= (longest or len(text))
-        and text[-1] in ".!?“”\"»"
-        and _link_density(el) < 0.2
-    )
+    if not _LEAD <= _visible_length(el) <= (longest or float("inf")):
+        return False
+    text = "".join(_VISIBLE_TEXT(el)).rstrip()
+    return text[-1:] in _SENTENCE_END and _link_density(el) < 0.2
 
 
 def _copy(chosen: list[etree._Element]) -> etree._Element:
