@@ -88,6 +88,10 @@ _SHORT = 500
 #: ... and gives way to one holding this many times its text outside links.
 _FULLER = 3
 _LINK_TEXT = etree.XPath(".//a//text()", smart_strings=False)
+#: A heading longer than this (characters) is prose set large, not a title.
+_TITLE = 80
+#: Headings and their levels.
+_HEADINGS = {f"h{n}": n for n in range(1, 7)}
 _OWN_TEXT = frozenset({"div", "td", "blockquote", "dd"})
 #: The paragraphs that vote, and the elements that may hold one's text of
 #: their own.  Found by ``etree.iterwalk``, not ``iter()``, which takes
@@ -182,6 +186,7 @@ def content_element(
     # By names, then (if the names lied) by tags and hiding alone.
     if not _prune(content, comments, _LINK_DENSITY[favor], least, names=True):
         _prune(content, comments, _LINK_DENSITY[favor], least, names=False)
+    _drop_empty_headings(content)
     if not _TEXT(content).strip():
         return None
     return content
@@ -476,6 +481,38 @@ def _is_boilerplate(el: etree._Element, comments: bool, names: bool = True) -> b
         return False
     both = f"{el.get('class', '')} {el.get('id', '')}"
     return both != " " and rules.boilerplate_name(both.lower(), comments)
+
+
+def _drop_empty_headings(content: etree._Element) -> None:
+    """Drop the headings left heading nothing (the title of a pruned block).
+
+    "Read more", "You may also like", "Mehr zum Thema": a related-links
+    block's heading often sits beside the list it heads, which pruning
+    removed.  A short heading with no text after it before the next
+    heading of its level or above (or the end) heads nothing, in one walk.
+    """
+    empty: list[etree._Element] = []
+    pending: etree._Element | None = None
+    walk = etree.iterwalk(content, events=("start",))
+    for _, el in walk:
+        level = _HEADINGS.get(el.tag)  # type: ignore[call-overload]
+        if level is not None:
+            if pending is not None and level <= _HEADINGS[pending.tag]:
+                empty.append(pending)
+            pending = el
+            walk.skip_subtree()
+            if el.tail and el.tail.strip():
+                pending = None
+            continue
+        if pending is not None and (
+            (el.text and el.text.strip()) or (el.tail and el.tail.strip())
+        ):
+            pending = None
+    if pending is not None:
+        empty.append(pending)
+    for el in empty:
+        if el is not content and len(_TEXT(el)) <= _TITLE:
+            remove(el)
 
 
 def _prune(
