@@ -88,6 +88,9 @@ _SHORT = 500
 #: ... and gives way to one holding this many times its text outside links.
 _FULLER = 3
 _LINK_TEXT = etree.XPath(".//a//text()", smart_strings=False)
+#: An element named as boilerplate holding more than this share of the
+#: content's text is kept.
+_MOSTLY = 0.5
 #: A heading longer than this (characters) is prose set large, not a title.
 _TITLE = 80
 #: Headings and their levels.
@@ -515,6 +518,21 @@ def _drop_empty_headings(content: etree._Element) -> None:
             remove(el)
 
 
+def _holds_most(
+    el: etree._Element, comments: bool, names: bool, before: int
+) -> bool:
+    """Whether ``el``, boilerplate by its names alone, holds most of the content's text.
+
+    A ``post-main-aside-container`` or a ``sidebar-layout`` wrapper can
+    hold the article: a name does not outweigh more than half the text.
+    """
+    return (
+        names
+        and not _is_boilerplate(el, comments, names=False)
+        and len(_TEXT(el)) > before * _MOSTLY
+    )
+
+
 def _prune(
     content: etree._Element, comments: bool, most: float, least: float, names: bool
 ) -> bool:
@@ -535,7 +553,11 @@ def _prune(
     walk = etree.iterwalk(content, events=("start", "end"))
     for event, el in walk:
         if event == "start":
-            if el is not content and _is_boilerplate(el, comments, names):
+            if (
+                el is not content
+                and _is_boilerplate(el, comments, names)
+                and not _holds_most(el, comments, names, before)
+            ):
                 doomed.append(el)
                 walk.skip_subtree()
                 stack.append([-1, 0])
