@@ -175,6 +175,7 @@ def content_element(
         body = root
     chosen = _vote(body, favor) or [body]
     content = _copy(chosen)
+    _unwrap_text_holders(content, tables)
     never: list[str] = list(rules.NEVER_CONTENT)
     if not tables:
         never += rules.TABLES
@@ -193,6 +194,37 @@ def content_element(
     if not _TEXT(content).strip():
         return None
     return content
+
+
+def _unwrap_text_holders(content: etree._Element, tables: bool) -> None:
+    """Turn into ``<div>``s the media and script wrappers that hold text.
+
+    A ``<figure>`` holding a table is a table (kept with ``tables``), not an
+    image; a ``<noscript>`` holding paragraphs is the article as served
+    without scripts (Blogger serves its posts so).  Both would otherwise go
+    with the media and the scripts.
+    """
+    # One walk over these four tags alone; each holder collects the tags
+    # found in it and hands them to the holder around it, so nested
+    # holders cost no more than flat ones.
+    wanted = {"figure": "table" if tables else "", "noscript": "p"}
+    holders: list[tuple[etree._Element, set[str]]] = []
+    walk = etree.iterwalk(
+        content, events=("start", "end"), tag=("figure", "noscript", "table", "p")
+    )
+    for event, el in walk:
+        tag = el.tag
+        if tag not in wanted:
+            if event == "start" and holders:
+                holders[-1][1].add(tag)  # type: ignore[arg-type]
+        elif event == "start":
+            holders.append((el, set()))
+        else:
+            holder, found = holders.pop()
+            if wanted[tag] in found:  # type: ignore[index]
+                holder.tag = "div"
+            if holders:
+                holders[-1][1].update(found)
 
 
 def _vote(
