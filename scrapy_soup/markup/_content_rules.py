@@ -33,11 +33,13 @@ __all__ = [
 ]
 
 #: Elements whose content is never text a reader reads: code, forms, media
-#: players, the document's head. Removed with everything inside them.
+#: players, the document's head, ruby annotations (the readings set over
+#: the text, as in ``<ruby>漢<rt>かん</rt></ruby>``: the text is the base).
+#: Removed with everything inside them.
 NEVER_CONTENT = (
     "script", "style", "noscript", "template", "head", "title", "meta", "link",
     "button", "input", "select", "textarea", "option", "datalist", "label",
-    "iframe", "object", "embed", "canvas", "svg", "dialog", "menu",
+    "iframe", "object", "embed", "canvas", "svg", "dialog", "menu", "rt", "rp",
 )  # fmt: skip
 
 #: Elements made to be out of the reading flow, whatever their names:
