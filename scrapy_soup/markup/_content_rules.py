@@ -23,6 +23,8 @@ __all__ = [
     "CONTENT",
     "CONTENT_WORDS",
     "HIDDEN_STYLE",
+    "LEAD",
+    "LEAD_WORDS",
     "MEDIA",
     "NEVER_CONTENT",
     "PARAGRAPHS",
@@ -165,6 +167,15 @@ CONTENT_WORDS = (
 )  # fmt: skip
 
 CONTENT = _words(CONTENT_WORDS)
+
+#: Class and id words of an article's lead (its standfirst, summary or
+#: subtitle), which come along with the content before it.
+LEAD_WORDS = (
+    "lead", "intro", "summary", "teaser", "excerpt", "abstract", "subtitle",
+    "standfirst", "bajada", "chapo", "subline", "sub-headline", "subheadline",
+)  # fmt: skip
+
+LEAD = _words(LEAD_WORDS)
 
 TABLES = ("table",)
 #: Images and what goes with them (``images=False``, the default, as

@@ -481,8 +481,13 @@ def _is_lead(el: etree._Element, longest: int = 0) -> bool:
         return False
     if not _LEAD <= _visible_length(el) <= (longest or float("inf")):
         return False
+    if _link_density(el) >= 0.2:
+        return False
+    names = f"{el.get('class', '')} {el.get('id', '')}".lower()
+    if el.tag == "header" or rules.LEAD.search(names):
+        return True
     text = "".join(_VISIBLE_TEXT(el)).rstrip()
-    return text[-1:] in _SENTENCE_END and _link_density(el) < 0.2
+    return text[-1:] in _SENTENCE_END
 
 
 def _copy(chosen: list[etree._Element]) -> etree._Element:
