@@ -73,7 +73,8 @@ BOILERPLATE_WORDS = (
     "taboola", "yarpp", "disclaimer", "copyright", "login", "toolbar",
     "shariff", "addthis", "sharedaddy", "overlay", "lightbox", "flyout",
     "offcanvas", "off-canvas", "popmake", "paywall", "ratings", "caption",
-    "credit",
+    "credit", "bildunterschrift", "imagedescription", "image-subtitle",
+    "img-metadata",
 )  # fmt: skip
 
 #: Class and id words that name boilerplate as a whole word (split at
@@ -81,7 +82,7 @@ BOILERPLATE_WORDS = (
 #: ``header``.
 BOILERPLATE_TOKENS = frozenset(
     {"nav", "menu", "share", "shares", "ad", "ads", "tags", "pager",
-     "meta", "aside", "bio", "skip", "rating", "toc"}
+     "meta", "aside", "bio", "skip", "rating", "toc", "legend"}
 )  # fmt: skip
 
 #: The names of comment sections (kept with ``comments=True``).

@@ -80,7 +80,7 @@ _LEAD = 60
 _SENTENCE_END = frozenset(".!?\u201c\u201d\"\u00bb")
 #: How many levels above the content a lead is looked for, and its
 #: longest there (characters).
-_LEAD_LEVELS = 3
+_LEAD_LEVELS = 4
 _LEAD_LONGEST = 1000
 #: A chosen element with less text than this (characters) is compared
 #: with the other candidates (`_fuller_candidate`) ...
