@@ -27,6 +27,7 @@ is read like any other.
 from __future__ import annotations
 
 import copy
+import functools
 from typing import TYPE_CHECKING, Literal
 
 from lxml import etree
@@ -207,6 +208,8 @@ def _unwrap_text_holders(content: etree._Element, tables: bool) -> None:
     # One walk over these four tags alone; each holder collects the tags
     # found in it and hands them to the holder around it, so nested
     # holders cost no more than flat ones.
+    if content.find(".//figure") is None and content.find(".//noscript") is None:
+        return
     wanted = {"figure": "table" if tables else "", "noscript": "p"}
     holders: list[tuple[etree._Element, set[str]]] = []
     walk = etree.iterwalk(
@@ -421,14 +424,21 @@ def _is_inside(el: etree._Element, ancestor: etree._Element) -> bool:
 
 def _name_weight(el: etree._Element) -> float:
     """What a candidate's tag and names add to its vote."""
-    names = f"{el.get('class', '')} {el.get('id', '')}".lower()
-    weight = 0.0
-    if el.get("itemprop", "").lower() == "articlebody" or rules.CONTENT.search(names):
-        weight += 25
-    if rules.boilerplate_name(names, comments=False):
-        weight -= 25
     tag = el.tag
-    return weight + (rules.TAG_WEIGHTS.get(tag, 0) if isinstance(tag, str) else 0)
+    weight = rules.TAG_WEIGHTS.get(tag, 0) if isinstance(tag, str) else 0
+    names = f"{el.get('class', '')} {el.get('id', '')}"
+    if names != " ":
+        weight += _names_weight(names.lower())
+    if el.get("itemprop", "").lower() == "articlebody":
+        weight += 25
+    return weight
+
+
+@functools.lru_cache(maxsize=4096)
+def _names_weight(names: str) -> float:
+    """What a lowercased ``"class id"`` adds to a vote (cached: sites repeat names)."""
+    weight = 25.0 if rules.CONTENT.search(names) else 0.0
+    return weight - 25 if rules.boilerplate_name(names, comments=False) else weight
 
 
 def _link_density(el: etree._Element) -> float:
@@ -555,19 +565,15 @@ def _drop_empty_headings(content: etree._Element) -> None:
             remove(el)
 
 
-def _holds_most(
-    el: etree._Element, comments: bool, names: bool, before: int
-) -> bool:
-    """Whether ``el``, boilerplate by its names alone, holds most of the content's text.
+def _named_only_text(el: etree._Element, comments: bool, names: bool) -> int:
+    """The length of ``el``'s text if it is boilerplate by its names alone, else -1.
 
     A ``post-main-aside-container`` or a ``sidebar-layout`` wrapper can
-    hold the article: a name does not outweigh more than half the text.
+    hold the article: a name does not outweigh most of the text (`_prune`).
     """
-    return (
-        names
-        and not _is_boilerplate(el, comments, names=False)
-        and len(_TEXT(el)) > before * _MOSTLY
-    )
+    if not names or _is_boilerplate(el, comments, names=False):
+        return -1
+    return len(_TEXT(el))
 
 
 def _prune(
@@ -582,25 +588,32 @@ def _prune(
     a list of related links) is dropped.  Nothing is dropped if that would
     leave less than ``least`` of the text (False is returned): then the
     names lied (a page builder that calls its every block a widget), and
-    without ``names`` only tags, roles and hiding are read.
+    without ``names`` only tags, roles and hiding are read.  A block
+    boilerplate by its names alone that holds more than `_MOSTLY` of the
+    text around it is kept.
     """
     before = len(_TEXT(content))
     stack = [[0, 0]]
     doomed: list[etree._Element] = []
+    # The text a block named as boilerplate must not hold most of: the
+    # content's, or that of the named block kept around it.
+    wholes = [(content, before)]
     walk = etree.iterwalk(content, events=("start", "end"))
     for event, el in walk:
         if event == "start":
-            if (
-                el is not content
-                and _is_boilerplate(el, comments, names)
-                and not _holds_most(el, comments, names, before)
-            ):
-                doomed.append(el)
-                walk.skip_subtree()
-                stack.append([-1, 0])
-            else:
-                stack.append([len(el.text or ""), 0])
+            if el is not content and _is_boilerplate(el, comments, names):
+                held = _named_only_text(el, comments, names)
+                if held > wholes[-1][1] * _MOSTLY:
+                    wholes.append((el, held))
+                else:
+                    doomed.append(el)
+                    walk.skip_subtree()
+                    stack.append([-1, 0])
+                    continue
+            stack.append([len(el.text or ""), 0])
             continue
+        if wholes[-1][0] is el:
+            wholes.pop()
         text, linked = stack.pop()
         if text < 0:  # dropped on the way down
             continue
