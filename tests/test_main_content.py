@@ -207,7 +207,9 @@ def test_each_rule_on_the_page_it_was_written_for(page: str) -> None:
     assert [s for s in labels["without"] if _norm(s) in text] == []
 
 
-PARAGRAPH = "<p>A paragraph of the story, long enough, with commas, to count as content.</p>"
+PARAGRAPH = (
+    "<p>A paragraph of the story, long enough, with commas, to count as content.</p>"
+)
 
 
 def test_a_lead_wrapped_apart_from_the_body_comes_first() -> None:
@@ -215,7 +217,8 @@ def test_a_lead_wrapped_apart_from_the_body_comes_first() -> None:
         "<body><main><header><h1>Title</h1><p class='standfirst'>The lead, in"
         " short: what happened, where, when and to whom</p></header>"
         "<div class='wrap'><div class='body'>"
-        + PARAGRAPH * 5
+        + PARAGRAPH
+        * 5
         + "</div></div></main><aside><p>Elsewhere, and long enough to read.</p></aside>"
         "</body>"
     )

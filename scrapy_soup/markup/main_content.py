@@ -78,7 +78,7 @@ _VISIBLE_TEXT = etree.XPath(
 #: A lead before the content has at least this many characters.
 _LEAD = 60
 #: What a lead's text ends with (a sentence, a quotation).
-_SENTENCE_END = frozenset(".!?\u201c\u201d\"\u00bb")
+_SENTENCE_END = frozenset('.!?\u201c\u201d"\u00bb')
 #: How many levels above the content a lead is looked for, and its
 #: longest there (characters).
 _LEAD_LEVELS = 4
@@ -95,7 +95,7 @@ _MOSTLY = 0.5
 #: A heading longer than this (characters) is prose set large, not a title.
 _TITLE = 80
 #: Headings and their levels.
-_HEADINGS = {f"h{n}": n for n in range(1, 7)}
+_HEADINGS: dict[object, int] = {f"h{n}": n for n in range(1, 7)}
 _OWN_TEXT = frozenset({"div", "td", "blockquote", "dd"})
 #: The paragraphs that vote, and the elements that may hold one's text of
 #: their own.  Found by ``etree.iterwalk``, not ``iter()``, which takes
@@ -224,7 +224,7 @@ def _unwrap_text_holders(content: etree._Element, tables: bool) -> None:
             holders.append((el, set()))
         else:
             holder, found = holders.pop()
-            if wanted[tag] in found:  # type: ignore[index]
+            if wanted[tag] in found:
                 holder.tag = "div"
             if holders:
                 holders[-1][1].update(found)
@@ -466,9 +466,9 @@ def _with_siblings(
             continue
         if not isinstance(sibling.tag, str):
             continue
-        if scores.get(sibling, 0.0) >= threshold and _link_density(sibling) < 0.3:
-            kept.append(sibling)
-        elif before and sibling.tag != "p" and _is_lead(sibling):
+        if (scores.get(sibling, 0.0) >= threshold and _link_density(sibling) < 0.3) or (
+            before and sibling.tag != "p" and _is_lead(sibling)
+        ):
             kept.append(sibling)
         elif sibling.tag == "p":
             text = _TEXT(sibling).strip()
@@ -545,7 +545,7 @@ def _drop_empty_headings(content: etree._Element) -> None:
     pending: etree._Element | None = None
     walk = etree.iterwalk(content, events=("start",))
     for _, el in walk:
-        level = _HEADINGS.get(el.tag)  # type: ignore[call-overload]
+        level = _HEADINGS.get(el.tag)
         if level is not None:
             if pending is not None and level <= _HEADINGS[pending.tag]:
                 empty.append(pending)
