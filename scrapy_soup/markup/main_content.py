@@ -9,14 +9,20 @@ Three steps, each a named rule in `._content_rules` or a function here:
    take away (`_name_weight`); the best five are weighed by their link
    density; near candidates in one ancestor give it the content
    (`_common_ancestor`), a better-scoring ancestor takes it
-   (`_better_parent`), and siblings that score or read as paragraphs come
-   along (`_with_siblings`).
+   (`_better_parent`), a short winner gives way to a fuller candidate
+   (`_fuller_candidate`), siblings that score or read as paragraphs come
+   along (`_with_siblings`), and so does the lead before the content, up
+   to four levels above it (`_leads_above`, `_is_lead`).
 2. **Copy** it: the page's tree is only read, never changed.
 3. **Prune** the copy: what is never content (scripts, form controls,
-   media players; tables, images, links if asked), then in one walk
+   media players; tables, images, links if asked; a table's ``<figure>``
+   and a ``<noscript>`` holding paragraphs are kept as text,
+   `_unwrap_text_holders`), then in one walk
    (`_prune`) what the page hides, boilerplate by tag, role and name
    (navigation, sharing, related links, ads, comment threads unless asked
-   for) and, on the way back up, the blocks that are mostly links.
+   for; a block named so that holds most of the text stays) and, on the
+   way back up, the blocks that are mostly links; last, the headings left
+   heading nothing (`_drop_empty_headings`).
 
 Each step is one pass of libxml2 or of Python over the tree or the copy
 (the candidates' ancestors are read at most 40 levels up), so the time is
