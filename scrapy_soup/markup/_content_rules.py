@@ -60,7 +60,8 @@ HIDDEN_STYLE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNO
 #: Class and id words that name boilerplate wherever they are in the name:
 #: sharing and social widgets, related and recommended links, cookie and
 #: newsletter prompts, ads, breadcrumbs, pagination, menus, a post's meta
-#: line and tag list, author boxes.
+#: line and tag list, author boxes, image captions and credits, paywalls,
+#: ratings, affiliate notes and info boxes beside the text.
 BOILERPLATE_WORDS = (
     "sidebar", "sharing", "social", "related", "recommend", "cookie", "consent",
     "newsletter", "subscri", "signup", "sign-up", "breadcrumb", "paginat",
@@ -74,7 +75,7 @@ BOILERPLATE_WORDS = (
     "shariff", "addthis", "sharedaddy", "overlay", "lightbox", "flyout",
     "offcanvas", "off-canvas", "popmake", "paywall", "ratings", "caption",
     "credit", "bildunterschrift", "imagedescription", "image-subtitle",
-    "img-metadata",
+    "img-metadata", "affiliate", "infobox",
 )  # fmt: skip
 
 #: Class and id words that name boilerplate as a whole word (split at
