@@ -113,9 +113,31 @@ OVERLAY_WORDS = (
 
 
 def _words(words: tuple[str, ...]) -> re.Pattern[str]:
-    """One search for any of ``words`` (lowercase literals): a fifth of the
-    time of testing them one by one."""
-    return re.compile("|".join(map(re.escape, words)))
+    """One search for any of ``words`` (lowercase literals), as a trie.
+
+    A fifth of the time of testing them one by one; written as a trie
+    (``s(?:hare|ocial|ponsor)``, a word that ends where a longer one goes
+    on being enough) instead of a flat alternation, the search is 2-2.5x
+    faster again on the names of real pages (Python's ``re`` tries each
+    alternative at each position).  Only whether a word is there is read.
+
+    >>> _words(("share", "shariff", "social")).pattern
+    's(?:har(?:e|iff)|ocial)'
+    """
+    trie: dict[str, dict] = {}  # type: ignore[type-arg]
+    for word in words:
+        node = trie
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def pattern(node: dict) -> str:  # type: ignore[type-arg]
+        if "" in node:  # a word ends here: what follows does not matter
+            return ""
+        branches = [re.escape(char) + pattern(node[char]) for char in sorted(node)]
+        return branches[0] if len(branches) == 1 else f"(?:{'|'.join(branches)})"
+
+    return re.compile(pattern(trie))
 
 
 _BOILERPLATE = _words(BOILERPLATE_WORDS)
