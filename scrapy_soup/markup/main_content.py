@@ -94,7 +94,9 @@ _LEAD_LONGEST = 1000
 _SHORT = 500
 #: ... and gives way to one holding this many times its text outside links.
 _FULLER = 3
-_LINK_TEXT = etree.XPath(".//a//text()", smart_strings=False)
+#: (Not ".//a//text()": the same nodes, in twice the time on large pages,
+#: libxml2 walking its descendant-or-self steps.)
+_LINK_TEXT = etree.XPath("descendant::a/descendant::text()", smart_strings=False)
 #: An element named as boilerplate holding more than this share of the
 #: content's text is kept.
 _MOSTLY = 0.5
@@ -274,7 +276,9 @@ def _vote(
     if not scores:
         return None
     ranked = sorted(scores, key=scores.__getitem__, reverse=True)
-    top = [el for el in ranked[: _CANDIDATES * 3] if not _in_region(el)][:_CANDIDATES]
+    known: dict[etree._Element, bool] = {}
+    top = [el for el in ranked[: _CANDIDATES * 3] if not _in_region(el, known)]
+    top = top[:_CANDIDATES]
     if not top:  # all in a <nav>: the page is built oddly, the vote stands
         top = ranked[:_CANDIDATES]
     for el in top:
@@ -374,19 +378,30 @@ def _better_parent(
     return best
 
 
-def _in_region(el: etree._Element) -> bool:
+def _in_region(el: etree._Element, known: dict[etree._Element, bool]) -> bool:
     """Whether a candidate is in a region beside or over the content.
 
     A ``<nav>``, an ``<aside>``, a ``<footer>``, or an element named as a
     dialog, popup or cookie prompt (`rules.overlay_name`), itself or up to
-    `_ANCESTORS_CHECKED` levels up.
+    `_ANCESTORS_CHECKED` levels up.  ``known`` holds what was found for
+    the ancestors of the candidates read before (they share most of them):
+    ancestor -> in a region.
     """
+    read: list[etree._Element] = []
+    inside = False
     for level, node in enumerate(el.iterancestors()):
         if level == _ANCESTORS_CHECKED or node.tag == "body":
             break  # (a body's classes say what the page is showing now)
+        if node in known:
+            inside = known[node]
+            break
+        read.append(node)
         if _is_overlay(node):
-            return True
-    return _is_overlay(el)
+            inside = True
+            break
+    for node in read:
+        known[node] = inside
+    return inside or _is_overlay(el)
 
 
 def _is_overlay(el: etree._Element) -> bool:
