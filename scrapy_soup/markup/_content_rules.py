@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import TypeAlias
 
 __all__ = [
     "BOILERPLATE_ROLES",
@@ -112,6 +113,11 @@ OVERLAY_WORDS = (
 )  # fmt: skip
 
 
+#: A node of the trie ``_words`` builds: the next character to the node after
+#: it (``""`` where a word ends).
+_Trie: TypeAlias = "dict[str, _Trie]"
+
+
 def _words(words: tuple[str, ...]) -> re.Pattern[str]:
     """One search for any of ``words`` (lowercase literals), as a trie.
 
@@ -124,14 +130,14 @@ def _words(words: tuple[str, ...]) -> re.Pattern[str]:
     >>> _words(("share", "shariff", "social")).pattern
     's(?:har(?:e|iff)|ocial)'
     """
-    trie: dict[str, dict] = {}  # type: ignore[type-arg]
+    trie: _Trie = {}
     for word in words:
         node = trie
         for char in word:
             node = node.setdefault(char, {})
         node[""] = {}
 
-    def pattern(node: dict) -> str:  # type: ignore[type-arg]
+    def pattern(node: _Trie) -> str:
         if "" in node:  # a word ends here: what follows does not matter
             return ""
         branches = [re.escape(char) + pattern(node[char]) for char in sorted(node)]
