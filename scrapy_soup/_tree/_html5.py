@@ -93,12 +93,10 @@ def parse_html5_document(markup: str, data: bytes | None = None) -> tuple[Any, i
     ``markup``'s UTF-8 where the caller has it (searched for controls).
     """
     turbohtml = _parser()
-    if _may_declare_shadow_root(markup):
-        return _converted_tree(turbohtml, markup)
     found = _xml_tree(turbohtml, markup, data)
     if found is not None:
         return found
-    if _has_foreign_prefixes(markup):
+    if _may_declare_shadow_root(markup) or _has_foreign_prefixes(markup):
         return _converted_tree(turbohtml, markup)
     for attempt in (markup, None):
         if attempt is None:
@@ -115,8 +113,11 @@ def parse_html5_document(markup: str, data: bytes | None = None) -> tuple[Any, i
 
 
 #: libxml2's XML parser for `_xml_tree`: nothing fetched or expanded; no
-#: depth limit short of turbohtml's own.
-_XML_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
+#: depth limit short of turbohtml's own.  No table of ``xml:id`` values
+#: (HTML's ``id`` is not one): it cost 40% of the read.
+_XML_PARSER = etree.XMLParser(
+    resolve_entities=False, no_network=True, huge_tree=True, collect_ids=False
+)
 
 #: The namespaces turbohtml's XML serialization declares for foreign content.
 _FOREIGN = ("{http://www.w3.org/2000/svg}*", "{http://www.w3.org/1998/Math/MathML}*")
@@ -173,8 +174,9 @@ def _xml_tree(
     html = document.root
     xml = html.inner_xml
     try:
-        parsed = etree.fromstring(f"<html>{xml}</html>", _XML_PARSER)
-    except etree.XMLSyntaxError:
+        # (UTF-8, which libxml2 reads as it is: a str costs it a conversion.)
+        parsed = etree.fromstring(f"<html>{xml}</html>".encode(), _XML_PARSER)
+    except (etree.XMLSyntaxError, UnicodeEncodeError):
         return None
     foreign = ' xmlns="http://www.w3.org/' in xml  # (SVG or MathML in the page)
     for el in parsed.iter(_FOREIGN) if foreign else ():
@@ -318,8 +320,8 @@ def _may_declare_shadow_root(markup: str) -> bool:
 
     The events leave such a template out (turbohtml attaches it to its host
     as a shadow root); html5lib, which predates them, keeps a template, and
-    so does `_converted_tree`.  Three plain searches in C: a regex ignoring
-    case cost a quarter of the parse.
+    so do `_xml_tree` and `_converted_tree`.  Three plain searches in C: a
+    regex ignoring case cost a quarter of the parse.
     """
     return "hadowroot" in markup or "hadowRoot" in markup or "HADOWROOT" in markup
 

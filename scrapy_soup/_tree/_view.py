@@ -122,7 +122,7 @@ def bind_slot(
 
 def _class_of_slot(owner: _Element, is_tail: bool, doc: Any) -> type[Any]:
     """The class the text of slot (owner, is_tail) reads as, from where it is."""
-    if doc._mode == "xml":
+    if not doc._typed:
         return classes.NavigableString
     return string_class_for(owner.getparent() if is_tail else owner)
 
@@ -200,7 +200,7 @@ def set_raw(
     else:
         owner.text = value
     verbatim = getattr(doc, "_verbatim", None)
-    if verbatim is not None:
+    if verbatim is not None and doc._collapses:
         key = (owner, is_tail)
         if value and reads_collapsed(value):
             verbatim.add(key)
@@ -245,7 +245,7 @@ def slot_value(owner: _Element, is_tail: bool, doc: Any) -> str:
     raw = slot_raw(owner, is_tail)
     if not raw:
         return ""
-    if raw.strip(ASCII_SPACES):
+    if raw.strip(ASCII_SPACES) or (doc is not None and not doc._collapses):
         return raw
     verbatim = getattr(doc, "_verbatim", None)
     if verbatim and (owner, is_tail) in verbatim:
@@ -511,7 +511,7 @@ def mark_comment(node: _Element, text: str, doc: Any) -> None:
     bs4 collapses a comment's whitespace only when it parses, where the
     view reads lxml's comments collapsed.
     """
-    if doc is not None and reads_collapsed(text):
+    if doc is not None and doc._collapses and reads_collapsed(text):
         doc._verbatim.add((node, None))
 
 
