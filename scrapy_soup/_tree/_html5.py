@@ -21,6 +21,7 @@ raises `FeatureNotFound` naming what to install.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import sys
@@ -28,7 +29,7 @@ from typing import Any
 
 from lxml import etree
 
-from ._parse import FeatureNotFound, html_parser
+from ._parse import FeatureNotFound, utf8_html_parser
 
 #: What to install for the mode (the message of the error without it).
 INSTALL_HINT = (
@@ -122,6 +123,15 @@ _XML_PARSER = etree.XMLParser(
 #: The namespaces turbohtml's XML serialization declares for foreign content.
 _FOREIGN = ("{http://www.w3.org/2000/svg}*", "{http://www.w3.org/1998/Math/MathML}*")
 
+#: The namespace declaration turbohtml's XML writes right after the name
+#: of an element whose namespace is not its parent's: SVG's, MathML's, or
+#: none (HTML's, inside them).  In text and attribute values ``<`` is
+#: escaped; a comment that holds one gets its own text back (`_xml_tree`).
+_FOREIGN_NAMESPACE = re.compile(
+    r'(<[^\s/>!?]+) xmlns="(?:http://www\.w3\.org/(?:2000/svg|1998/Math/MathML))?"'
+)
+_FOREIGN_URI = 'xmlns="http://www.w3.org/'
+
 #: The characters `_REFUSED_CONTROLS` matches, each searched for alone
 #: in the UTF-8 (a twentieth of a regex's time over a page's text).
 _CONTROLS = tuple(bytes([c]) for c in range(32) if chr(c) not in "\t\n\x0c\r")
@@ -173,12 +183,17 @@ def _xml_tree(
     )
     html = document.root
     xml = html.inner_xml
+    # SVG and MathML (and HTML inside them) without their namespaces, as
+    # HTML names them: one pass over the text, where renaming each element
+    # of the tree cost a tenth of the parse of a page with icons.
+    plain = _FOREIGN_NAMESPACE.sub(r"\1", xml) if ' xmlns="' in xml else xml
     try:
         # (UTF-8, which libxml2 reads as it is: a str costs it a conversion.)
-        parsed = etree.fromstring(f"<html>{xml}</html>".encode(), _XML_PARSER)
+        parsed = etree.fromstring(f"<html>{plain}</html>".encode(), _XML_PARSER)
     except (etree.XMLSyntaxError, UnicodeEncodeError):
         return None
-    foreign = ' xmlns="http://www.w3.org/' in xml  # (SVG or MathML in the page)
+    # (A declaration the pass did not meet, written elsewhere in a tag.)
+    foreign = _FOREIGN_URI in plain
     for el in parsed.iter(_FOREIGN) if foreign else ():
         el.tag = etree.QName(el).localname
     attributes = document.xpath("count(//@*)") - len(html.attrs)
@@ -234,8 +249,9 @@ def _name_prefixed(parsed: Any) -> bool:
     does, from the XML tree alone (its attributes are in the page's order);
     False, nothing changed, if libxml2 does not make one of the elements so.
     """
-    made = []
-    for el in parsed.xpath("//*[@*[namespace-uri()]]"):
+    found = parsed.xpath("//*[@*[namespace-uri()]]")
+    specs = []
+    for el in found:
         attrs = []
         for name, value in el.items():
             if name[0] == "{":
@@ -244,11 +260,11 @@ def _name_prefixed(parsed: Any) -> bool:
                     return False
                 name = _PREFIXES[namespace] + name
             attrs.append((name, value))
-        named = _html_element(el.tag, attrs)
-        if named is None:
-            return False
-        made.append((named, el))
-    for named, el in made:
+        specs.append((el.tag, attrs))
+    made = _html_elements(specs)
+    if any(named is None for named in made):
+        return False
+    for named, el in zip(made, found, strict=True):
         _take_place(named, el)
     return True
 
@@ -259,9 +275,10 @@ def _name_attributes(turbohtml: Any, document: Any, nodes: Any, parsed: Any) -> 
 
     XML reads ``xlink:href`` and ``xml:lang`` as namespaced and ``xmlns``
     as a declaration; lxml's API refuses these names: each such element is
-    replaced by turbohtml's conversion of it (its attributes as the tree has
-    them, in its order), holding the XML tree's text and children.  False
-    when the trees do not line up.
+    replaced by one libxml2 makes (`_html_elements`) or turbohtml's
+    conversion of it (its attributes as the tree has them, in its order),
+    holding the XML tree's text and children.  False when the trees do not
+    line up.
     """
     elements = list(parsed.iter(etree.Element))
     # turbohtml hands back one Python object per node (kept alive here):
@@ -270,13 +287,15 @@ def _name_attributes(turbohtml: Any, document: Any, nodes: Any, parsed: Any) -> 
     places = {id(node): index for index, node in enumerate(below_html, 1)}
     if len(elements) != len(places) + 1:
         return False
+    found = []
     for node in nodes:
         index = places.get(id(node), 0)
         el = elements[index]
         if not index or el.tag != node.tag:
             return False
-        # (None where libxml2 changes a name: SVG's viewBox, lowercased.)
-        shell = _html_element(el.tag, [(n, node.attr(n)) for n in node.attrs])
+        found.append((index, node, el))
+    specs = [(el.tag, [(n, node.attr(n)) for n in node.attrs]) for _, node, el in found]
+    for (index, node, el), shell in zip(found, _html_elements(specs), strict=True):
         if shell is None:  # (converts the whole subtree)
             shell = turbohtml.etree.to_lxml_html(turbohtml.etree.ElementView(node))
             if shell.tag != el.tag:
@@ -289,21 +308,74 @@ def _name_attributes(turbohtml: Any, document: Any, nodes: Any, parsed: Any) -> 
 
 def _html_element(name: str, attrs: Any) -> Any:
     """An empty element ``name`` with ``attrs`` (name, value pairs) whatever
-    their names (``xml:lang``), made by libxml2's HTML parser; None if it
-    does not make exactly that."""
+    their names (``xml:lang``); None if libxml2 does not make exactly that
+    (`_html_elements`)."""
+    return _html_elements([(name, attrs)])[0]
+
+
+def _html_elements(specs: list[tuple[str, Any]]) -> list[Any]:
+    """Empty elements of these names and attributes (name, value pairs),
+    whatever the names (``xml:lang``, ``xmlns``): each made by libxml2's
+    HTML parser, or None where it does not make exactly that.
+
+    lxml's API refuses such names, libxml2 reads them from markup.  It
+    lowercases names (SVG's ``viewBox``), which lxml's API takes: the
+    attributes after the last name it refuses are set with it.  One parse
+    makes them all; where it does not give them in order, one parse each.
+    """
+    split = [_split(attrs) for _, attrs in specs]
+    if len(specs) > 1:
+        markup = "".join(
+            f"<{name}{_attributes(parsed)}></{name}>"
+            for (name, _), (parsed, _) in zip(specs, split, strict=True)
+        )
+        body = _html_body(markup)
+        if (
+            body is not None
+            and len(body) == len(specs)
+            and all(el.tag == name for el, (name, _) in zip(body, specs, strict=True))
+        ):
+            return [
+                _finished(el, name, *parts)
+                for el, (name, _), parts in zip(body, specs, split, strict=True)
+            ]
+    out = []
+    for (name, _), (parsed, rest) in zip(specs, split, strict=True):
+        body = _html_body(f"<{name}{_attributes(parsed)}></{name}>")
+        made = body[0] if body is not None and len(body) == 1 else None
+        out.append(None if made is None else _finished(made, name, parsed, rest))
+    return out
+
+
+def _html_body(markup: str) -> Any:
+    """The ``<body>`` libxml2's HTML parser makes of ``markup``, if any."""
     holder = etree.fromstring(
-        f"<html><body><{name}{_attributes(attrs)}></{name}></body></html>".encode(),
-        html_parser("utf-8"),
+        f"<html><body>{markup}</body></html>".encode(), utf8_html_parser()
     )
-    made = holder.find("body")
-    named = made[0] if made is not None and len(made) == 1 else None
-    if (
-        named is None
-        or named.tag != name
-        or named.items() != [(k, v or "") for k, v in attrs]
-    ):
+    return holder.find("body")
+
+
+def _finished(el: Any, name: str, parsed: Any, rest: Any) -> Any:
+    """``el``, made of ``<name parsed>``, with the ``rest`` of the attributes
+    set; None if it is not that element."""
+    if el.tag != name or el.items() != [(k, v or "") for k, v in parsed]:
         return None
-    return named
+    try:
+        for key, value in rest:
+            el.set(key, value or "")
+    except ValueError:  # (a value lxml refuses: a control character)
+        return None
+    return el
+
+
+def _split(attrs: Any) -> tuple[Any, Any]:
+    """``attrs`` cut after the last name lxml's API refuses: the attributes
+    libxml2's parser must make, and those lxml's API can set after them."""
+    attrs = list(attrs)
+    last = max(
+        (i for i, (name, _) in enumerate(attrs) if not _settable(name)), default=-1
+    )
+    return attrs[: last + 1], attrs[last + 1 :]
 
 
 def _take_place(new: Any, old: Any) -> None:
@@ -512,6 +584,7 @@ def _events_class(base: type) -> type:
 _NO_ATTRIBUTES: dict[str, str] = {}
 
 
+@functools.lru_cache(maxsize=1024)
 def _settable(name: str) -> bool:
     """Whether lxml's API takes ``name`` as an attribute name."""
     try:
@@ -572,7 +645,7 @@ def _restore_names(document: Any, root: Any) -> None:
             continue
         holder = etree.fromstring(
             f"<html><body><{name}></{name}></body></html>".encode(),
-            html_parser("utf-8"),
+            utf8_html_parser(),
         )
         named = holder[0][0]
         if named.tag != name:
@@ -635,7 +708,7 @@ def _comment(text: str) -> Any:
     if "--" not in text and not text.endswith("-"):
         return etree.Comment(text)
     holder = etree.fromstring(
-        f"<html><body><!--{text}--></body></html>".encode(), html_parser("utf-8")
+        f"<html><body><!--{text}--></body></html>".encode(), utf8_html_parser()
     )
     return holder[0][0]
 
@@ -682,7 +755,7 @@ def _skeleton(doctype: tuple[str, str | None, str | None] | None, attrs: Any) ->
         else:
             head = f"<!DOCTYPE {name}>"
     return etree.fromstring(
-        f"{head}<html{_attributes(attrs)}></html>".encode(), html_parser("utf-8")
+        f"{head}<html{_attributes(attrs)}></html>".encode(), utf8_html_parser()
     )
 
 
