@@ -25,6 +25,7 @@ import functools
 import itertools
 import re
 import sys
+import threading
 from typing import Any
 
 from lxml import etree
@@ -113,24 +114,43 @@ def parse_html5_document(markup: str, data: bytes | None = None) -> tuple[Any, i
     return _converted_tree(turbohtml, markup)
 
 
-#: libxml2's XML parser for `_xml_tree`: nothing fetched or expanded; no
-#: depth limit short of turbohtml's own.  No table of ``xml:id`` values
-#: (HTML's ``id`` is not one): it cost 40% of the read.
-_XML_PARSER = etree.XMLParser(
-    resolve_entities=False, no_network=True, huge_tree=True, collect_ids=False
+#: The elements with an attribute whose name XML refuses, which turbohtml's
+#: XML leaves out (Vue's ``@click`` and ``:class``, ``1a``, ``"``): a
+#: character no XML name holds, or a first one no name starts with.
+_REFUSED_NAMES = (
+    "/html//*[@*[translate(name(), '\"<>=/\\@()[]{}!#$%&*+,;?^`|~', '') != name()"
+    " or contains(name(), \"'\") or starts-with(name(), ':')"
+    " or contains('0123456789-.', substring(name(), 1, 1))]]"
 )
+
+#: libxml2's XML parser for `_xml_tree`, one per thread (`_xml_parser`).
+_XML_PARSERS = threading.local()
+
+#: The one error `_xml_tree` lets libxml2 recover from: a prefix no
+#: declaration names (``v-bind:href``, ``<g:plusone>``), which it keeps
+#: in the name, as HTML does.
+_UNDECLARED_PREFIX = "NS_ERR_UNDEFINED_NAMESPACE"
+
+
+def _xml_parser() -> Any:
+    """libxml2's XML parser for `_xml_tree`: nothing fetched or expanded; no
+    depth limit short of turbohtml's own; no table of ``xml:id`` values
+    (HTML's ``id`` is not one: it cost 40% of the read); recovering, for
+    `_UNDECLARED_PREFIX`, whose ``error_log`` is read after each parse."""
+    parser = getattr(_XML_PARSERS, "parser", None)
+    if parser is None:
+        parser = _XML_PARSERS.parser = etree.XMLParser(
+            resolve_entities=False,
+            no_network=True,
+            huge_tree=True,
+            collect_ids=False,
+            recover=True,
+        )
+    return parser
+
 
 #: The namespaces turbohtml's XML serialization declares for foreign content.
 _FOREIGN = ("{http://www.w3.org/2000/svg}*", "{http://www.w3.org/1998/Math/MathML}*")
-
-#: The namespace declaration turbohtml's XML writes right after the name
-#: of an element whose namespace is not its parent's: SVG's, MathML's, or
-#: none (HTML's, inside them).  In text and attribute values ``<`` is
-#: escaped; a comment that holds one gets its own text back (`_xml_tree`).
-_FOREIGN_NAMESPACE = re.compile(
-    r'(<[^\s/>!?]+) xmlns="(?:http://www\.w3\.org/(?:2000/svg|1998/Math/MathML))?"'
-)
-_FOREIGN_URI = 'xmlns="http://www.w3.org/'
 
 #: The characters `_REFUSED_CONTROLS` matches, each searched for alone
 #: in the UTF-8 (a twentieth of a regex's time over a page's text).
@@ -165,14 +185,17 @@ def _xml_tree(
 
     turbohtml parses and writes its tree as XML in C, libxml2's XML parser
     reads it in C: no Python call per node (benchmarks/README.md).  XML
-    reads back exactly what was written; what it names otherwise is put
-    back: ``xml:lang``, ``xlink:href`` and ``xmlns`` attributes (namespaced
-    or declarations in XML: `_name_prefixed`, `_name_attributes`), SVG and
-    MathML names (in their namespaces), comments the writer alters (``--``
-    becomes ``- -``) and instructions (comments in HTML).  None, for
-    `_events_tree` to build it, where the XML cannot hold the tree: a
-    control character or a name XML refuses (``@click``), both left out of
-    the XML, or an element name with a colon (``g:plusone``).
+    reads back exactly what was written (a name with an undeclared prefix,
+    ``v-bind:href`` or ``<g:plusone>``, as it is); what it names otherwise
+    is put back: ``xml:lang``, ``xlink:href`` and ``xmlns`` attributes
+    (namespaced or declarations in XML: `_name_prefixed`,
+    `_name_attributes`), attributes whose names XML refuses (``@click``,
+    left out of the XML: `_REFUSED_NAMES`), SVG and MathML names (in
+    their namespaces), comments the writer alters (``--`` becomes ``- -``)
+    and instructions (comments in HTML).  None, for `_events_tree` to
+    build it, where the XML cannot hold the tree: a control character, or
+    an element in a namespace HTML does not give it (``<nav
+    xmlns="http://www.w3.org/1999/html">``).
     """
     if data is None:
         data = markup.encode("utf-8", "surrogatepass")
@@ -183,17 +206,17 @@ def _xml_tree(
     )
     html = document.root
     xml = html.inner_xml
-    # SVG and MathML (and HTML inside them) without their namespaces, as
-    # HTML names them: one pass over the text, where renaming each element
-    # of the tree cost a tenth of the parse of a page with icons.
-    plain = _FOREIGN_NAMESPACE.sub(r"\1", xml) if ' xmlns="' in xml else xml
+    parser = _xml_parser()
     try:
         # (UTF-8, which libxml2 reads as it is: a str costs it a conversion.)
-        parsed = etree.fromstring(f"<html>{plain}</html>".encode(), _XML_PARSER)
+        parsed = etree.fromstring(f"<html>{xml}</html>".encode(), parser)
     except (etree.XMLSyntaxError, UnicodeEncodeError):
         return None
-    # (A declaration the pass did not meet, written elsewhere in a tag.)
-    foreign = _FOREIGN_URI in plain
+    if parsed is None or any(
+        error.type_name != _UNDECLARED_PREFIX for error in parser.error_log
+    ):
+        return None
+    foreign = ' xmlns="http://www.w3.org/' in xml  # (SVG or MathML in the page)
     for el in parsed.iter(_FOREIGN) if foreign else ():
         el.tag = etree.QName(el).localname
     attributes = document.xpath("count(//@*)") - len(html.attrs)
@@ -210,13 +233,22 @@ def _xml_tree(
             etree.cleanup_namespaces(parsed)
     else:
         namespaced = _namespaced(document, xml)
-        if not namespaced or not _name_attributes(
-            turbohtml, document, namespaced, parsed
-        ):
+        if namespaced is None:
             return None
-        etree.cleanup_namespaces(parsed)
+        if namespaced:
+            if not _name_attributes(turbohtml, document, namespaced, parsed):
+                return None
+            etree.cleanup_namespaces(parsed)
         if parsed.xpath("count(//@*)") != attributes:
-            return None  # a name XML refuses, left out
+            # A name XML refuses, left out: searched for last (the search
+            # costs half the parse), on the few pages that have one.
+            refused = document.xpath(_REFUSED_NAMES)
+            if not refused or not _name_attributes(
+                turbohtml, document, refused, parsed
+            ):
+                return None
+            if parsed.xpath("count(//@*)") != attributes:
+                return None
     if foreign:
         etree.cleanup_namespaces(parsed)
     inner = document.xpath("/html//comment() | /html//processing-instruction()")
