@@ -221,17 +221,15 @@ def targets(
         )
     html5 = (extra or {}).get("html5")
     if html5:
-        r = html5["extract_vs_bs4"]
-        out.append(
-            (
-                "html5 mode: parse + extract >= 10x faster than bs4 html5lib",
-                f"{r:.2f}x",
-                r >= 10,
-            )
-        )
+        # (The parse + extract ratio and the parse's cost as a ratio of
+        # libxml2's are reported in the mode's section, with no target.)
         r = html5["parse_vs_bs4"]
         out.append(
-            ("html5 mode: parse >= 10x faster than bs4 html5lib", f"{r:.2f}x", r >= 10)
+            (
+                "html5 mode: parse >= 10x faster than bs4 html5lib",
+                f"{r:.2f}x (parse + extract {html5['extract_vs_bs4']:.2f}x)",
+                r >= 10,
+            )
         )
     for row in (extra or {}).get("hostile", []):
         beyond = max(row["ours"] - row["floor"], 0.0) / row["bs4"]

@@ -190,6 +190,26 @@ def test_strings_edits_make_read_as_bs4s() -> None:
 
 @pytest.mark.html5
 @on_311
+@pytest.mark.parametrize("into", ["lxml", "html.parser"])
+def test_strings_moved_into_another_modes_soup_keep_what_html5lib_made(
+    into: str,
+) -> None:
+    # bs4's strings keep what their parser made of them, wherever they go.
+    def move(factory: Any) -> Any:
+        source = factory(
+            "<div><p>x</p>\n  <p>y <!--  --><!----></p>\t</div>", "html5lib"
+        )
+        target = factory("<section></section>", into)
+        target.section.append(source.div)
+        return target
+
+    ours, theirs = move(Soup), move(bs4.BeautifulSoup)
+    assert str(ours) == str(theirs)
+    assert ours.get_text() == theirs.get_text()
+
+
+@pytest.mark.html5
+@on_311
 def test_the_tree_is_the_browsers_and_everything_works_on_it() -> None:
     soup = Soup("<table><tr><td><a href=x>1</a></td></tr></table><p>a<p>b", "html5")
     assert [t.name for t in soup.select("table > tbody > tr > td")] == ["td"]

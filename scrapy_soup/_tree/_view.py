@@ -289,6 +289,13 @@ def adopt(item: Any, doc: Any) -> None:
         return
     item._doc = doc
     node = item._el
+    if (
+        old_doc is not None
+        and doc is not None
+        and doc._collapses
+        and not old_doc._collapses
+    ):
+        _keep_as_parsed(node, doc)
     marks = getattr(old_doc, "_verbatim", None)
     if marks and doc is not None and (node, None) in marks:  # a comment
         doc._verbatim.add((node, None))
@@ -313,6 +320,21 @@ def adopt(item: Any, doc: Any) -> None:
                 bind_segments(string._seg, n, is_tail, string._raw, doc)
             else:
                 string._doc = doc
+
+
+def _keep_as_parsed(node: _Element, doc: Any) -> None:
+    """Mark the whitespace-only strings and comments of ``node`` (not its
+    tail), moved from an html5 mode soup into ``doc``, to read as they are:
+    bs4's strings keep what their parser made of them."""
+    verbatim = doc._verbatim
+    for n in node.iter():
+        if not isinstance(n.tag, str):
+            if reads_collapsed(n.text or ""):
+                verbatim.add((n, None))
+        elif n.text and reads_collapsed(n.text):
+            verbatim.add((n, False))
+        if n is not node and n.tail and reads_collapsed(n.tail):
+            verbatim.add((n, True))
 
 
 def remove_node(node: _Element, doc: Any) -> None:
