@@ -20,9 +20,9 @@ from fuzzing import fuzz, markup, markup_bytes
 from hypothesis import given
 from hypothesis import strategies as st
 from test_hostile import _fifty_megabytes
-from test_markdown import RENDERER, raw_html_tokens
+from test_markdown import RENDERER, raw_html_tokens, structure, words
 
-from scrapy_soup import Soup, main_content, metadata, to_markdown, to_text
+from scrapy_soup import Soup, clean, main_content, metadata, to_markdown, to_text
 
 EXTRACTION = Path(__file__).parent / "data" / "extraction"
 BASE = "https://example.com/dir/page.html"
@@ -167,7 +167,13 @@ def test_markdown_of_the_content_is_plain_with_absolute_links(path: Path) -> Non
     markdown = to_markdown(content)
     assert markdown.strip()
     assert raw_html_tokens(markdown) == []
-    rendered = Soup(RENDERER.render(markdown))
+    # The checks tests/test_markdown.py makes of a page's Markdown: rendered
+    # back, the same words and structure as the cleaned content.
+    cleaned = clean(str(content), base_url=BASE)
+    html = RENDERER.render(markdown)
+    assert to_text(html).split() == words(cleaned)
+    assert structure(html) == structure(cleaned)
+    rendered = Soup(html)
     for link in rendered.find_all(["a", "img"]):
         url = link.get("href") or link.get("src") or ""
         # Same-page fragments stay as they are (to_markdown keeps them).
