@@ -31,6 +31,7 @@ import bench_crawl
 import bench_extract
 import bench_first_soup
 import bench_hostile
+import bench_html5
 import bench_memory
 import bench_mutate
 import bench_navigation
@@ -40,6 +41,8 @@ import bench_pipelines
 import bench_search
 from _corpus import real_pages
 from _harness import OURS, Row, by_key, measure, pick_pages, summed
+
+from scrapy_soup._tree._html5 import available as html5_available
 
 HERE = Path(__file__).parent
 BS4 = "bs4 (lxml)"
@@ -214,6 +217,18 @@ def targets(
                 "first .soup after .css() < 5% of the parse (median page)",
                 f"{r:.2%} (max {first['max_ratio']:.1%})",
                 r < 0.05,
+            )
+        )
+    html5 = (extra or {}).get("html5")
+    if html5:
+        # (The parse + extract ratio and the parse's cost as a ratio of
+        # libxml2's are reported in the mode's section, with no target.)
+        r = html5["parse_vs_bs4"]
+        out.append(
+            (
+                "html5 mode: parse >= 10x faster than bs4 html5lib",
+                f"{r:.2f}x (parse + extract {html5['extract_vs_bs4']:.2f}x)",
+                r >= 10,
             )
         )
     for row in (extra or {}).get("hostile", []):
@@ -418,6 +433,9 @@ def report(
     if extra.get("first_soup"):
         lines += ["", "## First .soup after .css()", ""]
         lines.append(bench_first_soup.report(extra["first_soup"]))
+    if extra.get("html5"):
+        lines += ["", "## The html5 mode (benchmarks/bench_html5.py)", ""]
+        lines.append(bench_html5.report(extra["html5"]))
     if extra.get("hostile"):
         lines += ["", "## Hostile sizes (benchmarks/bench_hostile.py)", ""]
         lines.append(bench_hostile.report(extra["hostile"]))
@@ -486,8 +504,9 @@ def main() -> None:
         "--skip",
         default="",
         help="comma list of: timed, crawl, overhead, instructions, first_soup, "
-        "hostile, memory "
-        "(instructions runs only where valgrind is installed)",
+        "html5, hostile, memory "
+        "(instructions runs only where valgrind is installed, html5 where "
+        "the html5 extra is)",
     )
     parser.add_argument("--out", type=Path, default=HERE / "results")
     args = parser.parse_args()
@@ -521,6 +540,9 @@ def main() -> None:
     if "first_soup" not in skip:
         progress("bench_first_soup")
         extra["first_soup"] = bench_first_soup.run(5, args.quick)
+    if "html5" not in skip and html5_available():
+        progress("bench_html5")
+        extra["html5"] = bench_html5.run(args.rounds, args.quick)
     if "hostile" not in skip:
         progress("bench_hostile")
         extra["hostile"] = bench_hostile.run(args.rounds, args.quick)

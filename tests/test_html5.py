@@ -9,6 +9,7 @@ the one that simulates a missing extra needs turbohtml: they are marked
 from __future__ import annotations
 
 import copy
+import re
 import sys
 from typing import Any
 
@@ -16,7 +17,7 @@ import bs4
 import pytest
 from conftest import corpus_pages, corpus_params, read_page
 
-from scrapy_soup import FeatureNotFound, Soup
+from scrapy_soup import Comment, FeatureNotFound, Soup
 from scrapy_soup._tree import _html5
 
 #: turbohtml (the extra) installs on Python 3.11 and later only.
@@ -104,10 +105,107 @@ def test_builder_and_is_xml_are_bs4s() -> None:
     assert ours.builder.features == theirs.builder.features
     assert set(ours.builder.string_containers) == set(theirs.builder.string_containers)
     # ...which bs4's html5lib tree builder never uses: its strings in <script>
-    # are plain strings, and get_text() includes them (docs/migrating.md).
-    soup = Soup("<script>s</script><p>p", "html5lib")
-    assert soup.get_text() == "p"
-    assert bs4.BeautifulSoup("<script>s</script><p>p", "html5lib").get_text() == "sp"
+    # are plain strings, and get_text() includes them; the view reads them so.
+    markup = "<script>s</script><p>p"
+    assert Soup(markup, "html5lib").get_text() == "sp"
+    assert bs4.BeautifulSoup(markup, "html5lib").get_text() == "sp"
+    # The default mode keeps bs4's lxml builder's classes.
+    assert (
+        Soup(markup).get_text() == bs4.BeautifulSoup(markup, "lxml").get_text() == "p"
+    )
+
+
+#: The issue's example: whitespace-only strings between the body's children
+#: and around the head's (bs4's lxml builder collapses them, its html5lib
+#: builder keeps them), a script's text.
+WHITESPACE = (
+    "<html><head><title>t</title>\n<script> x </script></head><body>\n<p>a</p>\n"
+    " <p>b <b>c</b> </p>\n</body></html>"
+)
+#: Every kind of string the modes read differently: whitespace-only text
+#: and comments, in and out of <pre>/<textarea>, the string containers,
+#: whitespace after </body> and </html> (which html5lib puts in the body).
+STRINGS = (
+    "<!DOCTYPE html>\n<!-- c -->\n<html><head><title>t</title>\n<script> x </script>"
+    "<style>s</style></head><body>\n<p>a</p>\n <p>b <b>c</b> </p><!--   -->"
+    "<template> <i>t</i>\n</template><ruby>a<rt>b</rt> <rp>(</rp></ruby>"
+    "<pre>\n\n x\n </pre><textarea>\n  </textarea>\t<div>\t\r\n</div>\n"
+    "</body></html>\n\n<!--e-->\n "
+)
+
+#: What a user reads of the strings, each the same code on both soups.
+READS: dict[str, Any] = {
+    "str": str,
+    "prettify": lambda s: s.prettify(),
+    "html formatter": lambda s: s.decode(formatter="html"),
+    "get_text": lambda s: s.get_text(),
+    "get_text strip": lambda s: s.get_text("|", strip=True),
+    "body.get_text": lambda s: s.body.get_text(),
+    "p.get_text": lambda s: s.p.get_text(),
+    "script.get_text": lambda s: s.script.get_text(),
+    "head.text": lambda s: s.head.text,
+    "body.decode_contents": lambda s: s.body.decode_contents(),
+    "strings": lambda s: [
+        (type(x).__name__, str(x)) for x in s.descendants if isinstance(x, str)
+    ],
+    "stripped_strings": lambda s: list(s.body.stripped_strings),
+    "find_all string=True": lambda s: s.find_all(string=True),
+    "find_all string=blank": lambda s: s.find_all(string="\n "),
+    "find_all string=regex": lambda s: s.find_all(string=re.compile(r"^\s+$")),
+    "next_siblings strings": lambda s: s.p.find_next_siblings(string=True),
+    "soup-contains": lambda s: [t.name for t in s.select(':-soup-contains("b c ")')],
+    ".string": lambda s: [t.string for t in s.find_all(True)],
+}
+
+
+@pytest.mark.html5
+@on_311
+@pytest.mark.parametrize("markup", [WHITESPACE, STRINGS], ids=["issue", "strings"])
+@pytest.mark.parametrize("read", list(READS), ids=list(READS))
+def test_strings_read_as_bs4s_html5lib_builder_makes_them(
+    markup: str, read: str
+) -> None:
+    # Whitespace-only strings as parsed (not collapsed), no string class of
+    # a container: as bs4's html5lib tree builder adds them.
+    how = READS[read]
+    assert how(Soup(markup, "html5lib")) == how(bs4.BeautifulSoup(markup, "html5lib"))
+
+
+@pytest.mark.html5
+@on_311
+def test_strings_edits_make_read_as_bs4s() -> None:
+    def edit(soup: Any, comment: type) -> Any:
+        soup.p.string = "  "
+        soup.b.insert_after("\n")
+        soup.find("p").find_next("p").append(soup.new_string("   "))
+        soup.body.insert(0, soup.new_string(" \n ", comment))
+        soup.script.extract()
+        return soup
+
+    ours = edit(Soup(STRINGS, "html5lib"), Comment)
+    theirs = edit(bs4.BeautifulSoup(STRINGS, "html5lib"), bs4.Comment)
+    for read in ("str", "get_text", "prettify", "strings"):
+        assert READS[read](ours) == READS[read](theirs), read
+
+
+@pytest.mark.html5
+@on_311
+@pytest.mark.parametrize("into", ["lxml", "html.parser"])
+def test_strings_moved_into_another_modes_soup_keep_what_html5lib_made(
+    into: str,
+) -> None:
+    # bs4's strings keep what their parser made of them, wherever they go.
+    def move(factory: Any) -> Any:
+        source = factory(
+            "<div><p>x</p>\n  <p>y <!--  --><!----></p>\t</div>", "html5lib"
+        )
+        target = factory("<section></section>", into)
+        target.section.append(source.div)
+        return target
+
+    ours, theirs = move(Soup), move(bs4.BeautifulSoup)
+    assert str(ours) == str(theirs)
+    assert ours.get_text() == theirs.get_text()
 
 
 @pytest.mark.html5
@@ -154,37 +252,6 @@ def test_without_the_extra_asking_for_the_mode_says_what_to_install() -> None:
 # -- the corpus -----------------------------------------------------------------
 
 PAGES = corpus_pages()
-_SPACES = "\x20\x0a\x09\x0c\x0d"
-#: bs4 gives the strings inside these their own classes with its other
-#: builders (Script, Stylesheet, TemplateString, RubyText...): get_text()
-#: leaves them out; its html5lib builder makes them NavigableStrings.
-_CONTAINERS = {"script", "style", "template", "rt", "rp"}
-
-
-def _as_the_view_reads(soup: bs4.BeautifulSoup) -> bs4.BeautifulSoup:
-    """bs4's html5lib tree with whitespace-only strings (and comments)
-    collapsed outside ``<pre>``/``<textarea>``, as bs4 does with its other
-    builders and the soup does in every mode (docs/migrating.md): the one
-    change made to the oracle's tree before comparing."""
-    for node in list(soup.descendants):
-        if type(node) not in (bs4.NavigableString, bs4.Comment):
-            continue
-        if node.strip(_SPACES) or node.find_parent(["pre", "textarea"]):
-            continue
-        collapsed = "\n" if "\n" in node else " "
-        if collapsed != node:
-            node.replace_with(type(node)(collapsed))
-    return soup
-
-
-def _text(soup: bs4.BeautifulSoup) -> list[str]:
-    """bs4's get_text() strings, those of string containers left out."""
-    return [
-        str(s)
-        for s in soup.descendants
-        if type(s) is bs4.NavigableString
-        and not any(p.name in _CONTAINERS for p in s.parents)
-    ]
 
 
 def _tags(soup: Any) -> list[tuple[str, dict[str, Any]]]:
@@ -218,14 +285,13 @@ def test_corpus_tree_search_and_select(parsed: tuple[Soup, bs4.BeautifulSoup]) -
 
 @pytest.mark.html5
 def test_corpus_output_and_text(parsed: tuple[Soup, bs4.BeautifulSoup]) -> None:
+    # bs4's html5lib soup as it is: every string as html5lib gave it
+    # (none collapsed), script and style text in get_text().
     ours, theirs = parsed
-    strings = _text(theirs)
-    stripped = [s.strip() for s in strings if s.strip()]
-    assert ours.get_text("|", strip=True) == "|".join(stripped)
-    theirs = _as_the_view_reads(theirs)
     assert str(ours) == str(theirs)
     assert ours.prettify() == theirs.prettify()
-    assert ours.get_text() == "".join(_text(theirs))
+    assert ours.get_text() == theirs.get_text()
+    assert ours.get_text("|", strip=True) == theirs.get_text("|", strip=True)
 
 
 @pytest.mark.usefixtures("without_the_extra")

@@ -117,3 +117,31 @@ def test_a_wrong_meta_parser_fails_that_response_naming_the_value() -> None:
     feed = XmlResponse("http://example.com/feed", body=b"<rss/>")
     choose_parser(feed, {"soup_parser": "html5"}, "html5")
     assert built_html5_selector(feed) is None
+
+
+#: Pages of the corpus with what the modes read differently: whitespace
+#: between the body's children, scripts and styles, comments before the
+#: doctype (which a crawl lists after it: docs/migrating.md).
+_PAGES = ["001.html", "002.html", "aktualne.html"]
+
+
+@pytest.mark.parametrize("name", _PAGES)
+def test_response_soup_reads_as_bs4s_html5lib_soup(name: str) -> None:
+    # The tree a crawl's selector shares (built once per response), read
+    # by the soup as bs4's html5lib builder reads its own.
+    import bs4
+    from conftest import corpus_pages, read_page
+
+    from scrapy_soup import SoupHtmlResponse
+    from scrapy_soup._scrapy._parser import choose_parser
+
+    [page] = [p for p in corpus_pages() if p.name == name]
+    text = read_page(page)
+    response = SoupHtmlResponse(
+        "http://example.com/", body=text.encode("utf-8"), encoding="utf-8"
+    )
+    choose_parser(response, {}, "html5")
+    assert response.css("html")[0].root is response.soup.html.selector.root
+    theirs = bs4.BeautifulSoup(text, "html5lib")
+    assert str(response.soup) == str(theirs)
+    assert response.soup.get_text() == theirs.get_text()

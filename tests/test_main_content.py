@@ -20,9 +20,9 @@ from fuzzing import fuzz, markup, markup_bytes
 from hypothesis import given
 from hypothesis import strategies as st
 from test_hostile import _fifty_megabytes
-from test_markdown import RENDERER, raw_html_tokens
+from test_markdown import RENDERER, raw_html_tokens, structure, words
 
-from scrapy_soup import Soup, main_content, metadata, to_markdown, to_text
+from scrapy_soup import Soup, clean, main_content, metadata, to_markdown, to_text
 
 EXTRACTION = Path(__file__).parent / "data" / "extraction"
 BASE = "https://example.com/dir/page.html"
@@ -167,7 +167,13 @@ def test_markdown_of_the_content_is_plain_with_absolute_links(path: Path) -> Non
     markdown = to_markdown(content)
     assert markdown.strip()
     assert raw_html_tokens(markdown) == []
-    rendered = Soup(RENDERER.render(markdown))
+    # The checks tests/test_markdown.py makes of a page's Markdown: rendered
+    # back, the same words and structure as the cleaned content.
+    cleaned = clean(str(content), base_url=BASE)
+    html = RENDERER.render(markdown)
+    assert to_text(html).split() == words(cleaned)
+    assert structure(html) == structure(cleaned)
+    rendered = Soup(html)
     for link in rendered.find_all(["a", "img"]):
         url = link.get("href") or link.get("src") or ""
         # Same-page fragments stay as they are (to_markdown keeps them).
@@ -182,3 +188,85 @@ def test_any_markup_gives_a_result_or_none(data: str | bytes) -> None:
     result = main_content(data, comments=True)
     assert result is None or result.get_text().strip()
     assert isinstance(metadata(data).to_dict(), dict)
+
+
+#: Labelled pages each of which one rule of main_content() was written for
+#: (they failed before it): the rule, as the test's id.
+RULE_PAGES = {
+    "a short winner gives way to a fuller candidate": "france.attc.org-privatisations",
+    "the lead in the article's header": "autosprint.ch-pistenstopp",
+    "image legends are boilerplate": "vogelwarte.ch-aktionsplan",
+    "a heading left heading nothing is dropped": "handball.ch-bruderduell",
+    "a noscript holding the post is text": "security.googleblog.com.protection",
+    "ruby annotations are not the text": "nhk.or.jp.k100",
+    "a name does not outweigh most of the text": "biobiochile.cl-gremios",
+}
+
+
+@pytest.mark.parametrize("page", list(RULE_PAGES.values()), ids=list(RULE_PAGES))
+def test_each_rule_on_the_page_it_was_written_for(page: str) -> None:
+    ((url, html, labels),) = [
+        (u, h, v) for u, h, v in _labelled() if v["file"] == f"{page}.html.gz"
+    ]
+    text = _norm(_text(html, url))
+    assert [s for s in labels["with"] if _norm(s) not in text] == []
+    assert [s for s in labels["without"] if _norm(s) in text] == []
+
+
+PARAGRAPH = (
+    "<p>A paragraph of the story, long enough, with commas, to count as content.</p>"
+)
+
+
+def test_a_lead_wrapped_apart_from_the_body_comes_first() -> None:
+    page = (
+        "<body><main><header><h1>Title</h1><p class='standfirst'>The lead, in"
+        " short: what happened, where, when and to whom</p></header>"
+        "<div class='wrap'><div class='body'>"
+        + PARAGRAPH
+        * 5
+        + "</div></div></main><aside><p>Elsewhere, and long enough to read.</p></aside>"
+        "</body>"
+    )
+    content = main_content(page)
+    assert content is not None
+    text = content.get_text(" ")
+    assert text.index("The lead, in short") < text.index("A paragraph of the story")
+    assert "Elsewhere" not in text
+
+
+def test_a_heading_left_heading_nothing_is_dropped() -> None:
+    page = (
+        "<body><article><h2>The first part</h2>"
+        + PARAGRAPH * 4
+        + "<h2>Read more</h2><ul>"
+        + "".join(f"<li><a href='/s{n}'>Another story {n}</a></li>" for n in range(5))
+        + "</ul><h2>A long heading that reads as a sentence of the article, set in large"
+        " type at its end for effect</h2></article></body>"
+    )
+    content = main_content(page)
+    assert content is not None
+    text = content.get_text(" ")
+    assert "The first part" in text and "A long heading" in text
+    assert "Read more" not in text and "Another story" not in text
+
+
+def test_ruby_readings_noscript_posts_and_tables_in_figures() -> None:
+    page = (
+        "<body><div class='post'>"
+        + PARAGRAPH * 3
+        + "<p>漢字を<ruby>読<rt>よ</rt></ruby>む、長い文の例です。それは本文です。</p>"
+        "<noscript><p>The post as served without scripts, long enough to read.</p>"
+        "</noscript><noscript><img src='pixel.gif'> Enable JavaScript</noscript>"
+        "<figure><table><tr><td>a cell of the table</td></tr></table></figure>"
+        "<figure><img src='a.jpg'><figcaption>A caption</figcaption></figure>"
+        "</div></body>"
+    )
+    content = main_content(page)
+    assert content is not None
+    text = content.get_text()
+    assert "漢字を読む" in text and "よ" not in text
+    assert "served without scripts" in text and "Enable JavaScript" not in text
+    assert "a cell of the table" in text and "A caption" not in text
+    bare = main_content(page, tables=False)
+    assert bare is not None and "a cell of the table" not in bare.get_text()

@@ -127,11 +127,13 @@ def _nth(index: int, a: int, b: int) -> bool:
     return diff % a == 0 and diff // a >= 0
 
 
-def _own_text(el: Any, xml: bool) -> list[str]:
+def _own_text(el: Any, xml: bool, collapse: bool = True) -> list[str]:
     """The content strings directly in ``el`` (soupsieve's ``get_own_text``), as the view reads them."""
     if not xml and el.tag == "template":
         return []
     raws = [el.text] + [child.tail for child in el]
+    if not collapse:
+        return [raw for raw in raws if raw]
     return [normalize_text(raw, el, xml) for raw in raws if raw]
 
 
@@ -144,7 +146,22 @@ def _contains(_ctx: Any, nodes: list[Any], own: bool, xml: bool, *values: str) -
     return any(v in text for v in values)
 
 
-def _iter_text(el: Any, xml: bool) -> Iterator[str]:
+def _contains_as_parsed(_ctx: Any, nodes: list[Any], own: bool, *values: str) -> bool:
+    """`_contains` in the html5 mode, whose strings read as parsed
+    (``Document._collapses``)."""
+    el = nodes[0]
+    if own:
+        texts = _own_text(el, False, collapse=False)
+        return any(v in t for v in values for t in texts)
+    text = "".join(_iter_text(el, False, collapse=False))
+    return any(v in text for v in values)
+
+
+def _as_parsed(raw: str, _parent: Any, _xml: bool) -> str:
+    return raw
+
+
+def _iter_text(el: Any, xml: bool, collapse: bool = True) -> Iterator[str]:
     """All content strings below ``el`` in document order, skipping template contents.
 
     A loop with a stack of open elements, not recursion: a page may nest
@@ -152,23 +169,24 @@ def _iter_text(el: Any, xml: bool) -> Iterator[str]:
     """
     if not xml and el.tag == "template":
         return
+    read = normalize_text if collapse else _as_parsed
     if el.text:
-        yield normalize_text(el.text, el, xml)
+        yield read(el.text, el, xml)
     stack: list[tuple[Any, Iterator[Any]]] = [(el, iter(el))]
     while stack:
         parent, children = stack[-1]
         for child in children:
             if isinstance(child.tag, str) and (xml or child.tag != "template"):
                 if child.text:
-                    yield normalize_text(child.text, child, xml)
+                    yield read(child.text, child, xml)
                 stack.append((child, iter(child)))
                 break
             if child.tail:
-                yield normalize_text(child.tail, parent, xml)
+                yield read(child.tail, parent, xml)
         else:
             stack.pop()
             if stack and parent.tail:
-                yield normalize_text(parent.tail, stack[-1][0], xml)
+                yield read(parent.tail, stack[-1][0], xml)
 
 
 class _AttrMatcher:
@@ -608,8 +626,11 @@ class SoupSieveTranslator(HTMLTranslator):
                 )
         if not values:
             raise ExpressionError(f":{function.name}() needs at least one string")
-        fn = self._fn(_contains)
         own_flag = "true()" if own else "false()"
+        if self.mode == "html5":
+            fn = self._fn(_contains_as_parsed)
+            return _add(xpath, f"{fn}(., {own_flag}, {', '.join(values)})")
+        fn = self._fn(_contains)
         xml_flag = "true()" if self.xml else "false()"
         return _add(xpath, f"{fn}(., {own_flag}, {xml_flag}, {', '.join(values)})")
 

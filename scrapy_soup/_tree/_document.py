@@ -74,6 +74,7 @@ class Document:
         "__weakref__",
         "_base_url",
         "_builder",
+        "_collapses",
         "_decomposed",
         "_el",
         "_facade",
@@ -91,6 +92,7 @@ class Document:
         "_top_leader",
         "_top_trailer",
         "_truncated",
+        "_typed",
         "_verbatim",
         "declared_html_encoding",
         "is_xml",
@@ -98,6 +100,16 @@ class Document:
     )
 
     _mode: str
+    #: Whether the parser's whitespace-only strings (and comments) read
+    #: collapsed to "\n" or " " outside ``<pre>``/``<textarea>``, as bs4's
+    #: ``endData`` collapses them: every mode but ``"html5"``, where bs4's
+    #: html5lib tree builder adds each string as html5lib gives it.
+    _collapses: bool
+    #: Whether a string takes the class of the string container around it
+    #: (`Script` in ``<script>``, ...): bs4's lxml and html.parser builders
+    #: (``"html"``, ``"fragment"``); its XML and html5lib builders make
+    #: every string a `NavigableString`.
+    _typed: bool
     #: The container of a fragment soup's nodes, None for a whole document.
     _el: Any
     #: The soup the user holds (a weak reference), None before there is one.
@@ -187,8 +199,7 @@ class Document:
         base_url: str | Callable[[], str | None] | None,
         factory: type[Soup],
     ) -> None:
-        self._mode = mode
-        self.is_xml = mode == "xml"
+        self._set_mode(mode)
         self._decomposed = False
         self._base_url = base_url
         self._namespaces = None
@@ -209,6 +220,13 @@ class Document:
         self._el = None
         self._facade = None
         self._factory = factory
+
+    def _set_mode(self, mode: str) -> None:
+        """Make this a document of ``mode``, with what the mode decides."""
+        self._mode = mode
+        self.is_xml = mode == "xml"
+        self._collapses = mode != "html5"
+        self._typed = mode in ("html", "fragment")
 
     @property
     def soup(self) -> Soup:
@@ -277,7 +295,7 @@ class Document:
         self._facade = None
 
     def _set_container(self, el: Any) -> None:
-        self._mode = "fragment"
+        self._set_mode("fragment")
         self._el = el
         facade = self.soup
         facade._el = el
@@ -289,6 +307,11 @@ class Document:
             if root is not None:
                 self._top_doctype = self._xml_doctype(root)
             return
+        if not self._collapses:
+            # An html5 mode tree holds its document level (the page's
+            # doctype or none, the comments around <html>: `_html5`), and
+            # libxml2's rules for the source (`_trailer_from`) do not apply.
+            source, parsed_here = None, True
         if not parsed_here:
             # A tree parsed elsewhere (a Scrapy response's): its document
             # level is worked out on first use.  Most spiders only search,

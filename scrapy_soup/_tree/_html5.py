@@ -21,14 +21,16 @@ raises `FeatureNotFound` naming what to install.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import sys
+import threading
 from typing import Any
 
 from lxml import etree
 
-from ._parse import FeatureNotFound, html_parser
+from ._parse import FeatureNotFound, utf8_html_parser
 
 #: What to install for the mode (the message of the error without it).
 INSTALL_HINT = (
@@ -93,12 +95,10 @@ def parse_html5_document(markup: str, data: bytes | None = None) -> tuple[Any, i
     ``markup``'s UTF-8 where the caller has it (searched for controls).
     """
     turbohtml = _parser()
-    if _may_declare_shadow_root(markup):
-        return _converted_tree(turbohtml, markup)
     found = _xml_tree(turbohtml, markup, data)
     if found is not None:
         return found
-    if _has_foreign_prefixes(markup):
+    if _may_declare_shadow_root(markup) or _has_foreign_prefixes(markup):
         return _converted_tree(turbohtml, markup)
     for attempt in (markup, None):
         if attempt is None:
@@ -114,9 +114,40 @@ def parse_html5_document(markup: str, data: bytes | None = None) -> tuple[Any, i
     return _converted_tree(turbohtml, markup)
 
 
-#: libxml2's XML parser for `_xml_tree`: nothing fetched or expanded; no
-#: depth limit short of turbohtml's own.
-_XML_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
+#: The elements with an attribute whose name XML refuses, which turbohtml's
+#: XML leaves out (Vue's ``@click`` and ``:class``, ``1a``, ``"``): a
+#: character no XML name holds, or a first one no name starts with.
+_REFUSED_NAMES = (
+    "/html//*[@*[translate(name(), '\"<>=/\\@()[]{}!#$%&*+,;?^`|~', '') != name()"
+    " or contains(name(), \"'\") or starts-with(name(), ':')"
+    " or contains('0123456789-.', substring(name(), 1, 1))]]"
+)
+
+#: libxml2's XML parser for `_xml_tree`, one per thread (`_xml_parser`).
+_XML_PARSERS = threading.local()
+
+#: The one error `_xml_tree` lets libxml2 recover from: a prefix no
+#: declaration names (``v-bind:href``, ``<g:plusone>``), which it keeps
+#: in the name, as HTML does.
+_UNDECLARED_PREFIX = "NS_ERR_UNDEFINED_NAMESPACE"
+
+
+def _xml_parser() -> Any:
+    """libxml2's XML parser for `_xml_tree`: nothing fetched or expanded; no
+    depth limit short of turbohtml's own; no table of ``xml:id`` values
+    (HTML's ``id`` is not one: it cost 40% of the read); recovering, for
+    `_UNDECLARED_PREFIX`, whose ``error_log`` is read after each parse."""
+    parser = getattr(_XML_PARSERS, "parser", None)
+    if parser is None:
+        parser = _XML_PARSERS.parser = etree.XMLParser(
+            resolve_entities=False,
+            no_network=True,
+            huge_tree=True,
+            collect_ids=False,
+            recover=True,
+        )
+    return parser
+
 
 #: The namespaces turbohtml's XML serialization declares for foreign content.
 _FOREIGN = ("{http://www.w3.org/2000/svg}*", "{http://www.w3.org/1998/Math/MathML}*")
@@ -154,14 +185,17 @@ def _xml_tree(
 
     turbohtml parses and writes its tree as XML in C, libxml2's XML parser
     reads it in C: no Python call per node (benchmarks/README.md).  XML
-    reads back exactly what was written; what it names otherwise is put
-    back: ``xml:lang``, ``xlink:href`` and ``xmlns`` attributes (namespaced
-    or declarations in XML: `_name_prefixed`, `_name_attributes`), SVG and
-    MathML names (in their namespaces), comments the writer alters (``--``
-    becomes ``- -``) and instructions (comments in HTML).  None, for
-    `_events_tree` to build it, where the XML cannot hold the tree: a
-    control character or a name XML refuses (``@click``), both left out of
-    the XML, or an element name with a colon (``g:plusone``).
+    reads back exactly what was written (a name with an undeclared prefix,
+    ``v-bind:href`` or ``<g:plusone>``, as it is); what it names otherwise
+    is put back: ``xml:lang``, ``xlink:href`` and ``xmlns`` attributes
+    (namespaced or declarations in XML: `_name_prefixed`,
+    `_name_attributes`), attributes whose names XML refuses (``@click``,
+    left out of the XML: `_REFUSED_NAMES`), SVG and MathML names (in
+    their namespaces), comments the writer alters (``--`` becomes ``- -``)
+    and instructions (comments in HTML).  None, for `_events_tree` to
+    build it, where the XML cannot hold the tree: a control character, or
+    an element in a namespace HTML does not give it (``<nav
+    xmlns="http://www.w3.org/1999/html">``).
     """
     if data is None:
         data = markup.encode("utf-8", "surrogatepass")
@@ -172,9 +206,15 @@ def _xml_tree(
     )
     html = document.root
     xml = html.inner_xml
+    parser = _xml_parser()
     try:
-        parsed = etree.fromstring(f"<html>{xml}</html>", _XML_PARSER)
-    except etree.XMLSyntaxError:
+        # (UTF-8, which libxml2 reads as it is: a str costs it a conversion.)
+        parsed = etree.fromstring(f"<html>{xml}</html>".encode(), parser)
+    except (etree.XMLSyntaxError, UnicodeEncodeError):
+        return None
+    if parsed is None or any(
+        error.type_name != _UNDECLARED_PREFIX for error in parser.error_log
+    ):
         return None
     foreign = ' xmlns="http://www.w3.org/' in xml  # (SVG or MathML in the page)
     for el in parsed.iter(_FOREIGN) if foreign else ():
@@ -193,13 +233,22 @@ def _xml_tree(
             etree.cleanup_namespaces(parsed)
     else:
         namespaced = _namespaced(document, xml)
-        if not namespaced or not _name_attributes(
-            turbohtml, document, namespaced, parsed
-        ):
+        if namespaced is None:
             return None
-        etree.cleanup_namespaces(parsed)
+        if namespaced:
+            if not _name_attributes(turbohtml, document, namespaced, parsed):
+                return None
+            etree.cleanup_namespaces(parsed)
         if parsed.xpath("count(//@*)") != attributes:
-            return None  # a name XML refuses, left out
+            # A name XML refuses, left out: searched for last (the search
+            # costs half the parse), on the few pages that have one.
+            refused = document.xpath(_REFUSED_NAMES)
+            if not refused or not _name_attributes(
+                turbohtml, document, refused, parsed
+            ):
+                return None
+            if parsed.xpath("count(//@*)") != attributes:
+                return None
     if foreign:
         etree.cleanup_namespaces(parsed)
     inner = document.xpath("/html//comment() | /html//processing-instruction()")
@@ -232,8 +281,9 @@ def _name_prefixed(parsed: Any) -> bool:
     does, from the XML tree alone (its attributes are in the page's order);
     False, nothing changed, if libxml2 does not make one of the elements so.
     """
-    made = []
-    for el in parsed.xpath("//*[@*[namespace-uri()]]"):
+    found = parsed.xpath("//*[@*[namespace-uri()]]")
+    specs = []
+    for el in found:
         attrs = []
         for name, value in el.items():
             if name[0] == "{":
@@ -242,11 +292,11 @@ def _name_prefixed(parsed: Any) -> bool:
                     return False
                 name = _PREFIXES[namespace] + name
             attrs.append((name, value))
-        named = _html_element(el.tag, attrs)
-        if named is None:
-            return False
-        made.append((named, el))
-    for named, el in made:
+        specs.append((el.tag, attrs))
+    made = _html_elements(specs)
+    if any(named is None for named in made):
+        return False
+    for named, el in zip(made, found, strict=True):
         _take_place(named, el)
     return True
 
@@ -257,9 +307,10 @@ def _name_attributes(turbohtml: Any, document: Any, nodes: Any, parsed: Any) -> 
 
     XML reads ``xlink:href`` and ``xml:lang`` as namespaced and ``xmlns``
     as a declaration; lxml's API refuses these names: each such element is
-    replaced by turbohtml's conversion of it (its attributes as the tree has
-    them, in its order), holding the XML tree's text and children.  False
-    when the trees do not line up.
+    replaced by one libxml2 makes (`_html_elements`) or turbohtml's
+    conversion of it (its attributes as the tree has them, in its order),
+    holding the XML tree's text and children.  False when the trees do not
+    line up.
     """
     elements = list(parsed.iter(etree.Element))
     # turbohtml hands back one Python object per node (kept alive here):
@@ -268,13 +319,15 @@ def _name_attributes(turbohtml: Any, document: Any, nodes: Any, parsed: Any) -> 
     places = {id(node): index for index, node in enumerate(below_html, 1)}
     if len(elements) != len(places) + 1:
         return False
+    found = []
     for node in nodes:
         index = places.get(id(node), 0)
         el = elements[index]
         if not index or el.tag != node.tag:
             return False
-        # (None where libxml2 changes a name: SVG's viewBox, lowercased.)
-        shell = _html_element(el.tag, [(n, node.attr(n)) for n in node.attrs])
+        found.append((index, node, el))
+    specs = [(el.tag, [(n, node.attr(n)) for n in node.attrs]) for _, node, el in found]
+    for (index, node, el), shell in zip(found, _html_elements(specs), strict=True):
         if shell is None:  # (converts the whole subtree)
             shell = turbohtml.etree.to_lxml_html(turbohtml.etree.ElementView(node))
             if shell.tag != el.tag:
@@ -287,21 +340,74 @@ def _name_attributes(turbohtml: Any, document: Any, nodes: Any, parsed: Any) -> 
 
 def _html_element(name: str, attrs: Any) -> Any:
     """An empty element ``name`` with ``attrs`` (name, value pairs) whatever
-    their names (``xml:lang``), made by libxml2's HTML parser; None if it
-    does not make exactly that."""
+    their names (``xml:lang``); None if libxml2 does not make exactly that
+    (`_html_elements`)."""
+    return _html_elements([(name, attrs)])[0]
+
+
+def _html_elements(specs: list[tuple[str, Any]]) -> list[Any]:
+    """Empty elements of these names and attributes (name, value pairs),
+    whatever the names (``xml:lang``, ``xmlns``): each made by libxml2's
+    HTML parser, or None where it does not make exactly that.
+
+    lxml's API refuses such names, libxml2 reads them from markup.  It
+    lowercases names (SVG's ``viewBox``), which lxml's API takes: the
+    attributes after the last name it refuses are set with it.  One parse
+    makes them all; where it does not give them in order, one parse each.
+    """
+    split = [_split(attrs) for _, attrs in specs]
+    if len(specs) > 1:
+        markup = "".join(
+            f"<{name}{_attributes(parsed)}></{name}>"
+            for (name, _), (parsed, _) in zip(specs, split, strict=True)
+        )
+        body = _html_body(markup)
+        if (
+            body is not None
+            and len(body) == len(specs)
+            and all(el.tag == name for el, (name, _) in zip(body, specs, strict=True))
+        ):
+            return [
+                _finished(el, name, *parts)
+                for el, (name, _), parts in zip(body, specs, split, strict=True)
+            ]
+    out = []
+    for (name, _), (parsed, rest) in zip(specs, split, strict=True):
+        body = _html_body(f"<{name}{_attributes(parsed)}></{name}>")
+        made = body[0] if body is not None and len(body) == 1 else None
+        out.append(None if made is None else _finished(made, name, parsed, rest))
+    return out
+
+
+def _html_body(markup: str) -> Any:
+    """The ``<body>`` libxml2's HTML parser makes of ``markup``, if any."""
     holder = etree.fromstring(
-        f"<html><body><{name}{_attributes(attrs)}></{name}></body></html>".encode(),
-        html_parser("utf-8"),
+        f"<html><body>{markup}</body></html>".encode(), utf8_html_parser()
     )
-    made = holder.find("body")
-    named = made[0] if made is not None and len(made) == 1 else None
-    if (
-        named is None
-        or named.tag != name
-        or named.items() != [(k, v or "") for k, v in attrs]
-    ):
+    return holder.find("body")
+
+
+def _finished(el: Any, name: str, parsed: Any, rest: Any) -> Any:
+    """``el``, made of ``<name parsed>``, with the ``rest`` of the attributes
+    set; None if it is not that element."""
+    if el.tag != name or el.items() != [(k, v or "") for k, v in parsed]:
         return None
-    return named
+    try:
+        for key, value in rest:
+            el.set(key, value or "")
+    except ValueError:  # (a value lxml refuses: a control character)
+        return None
+    return el
+
+
+def _split(attrs: Any) -> tuple[Any, Any]:
+    """``attrs`` cut after the last name lxml's API refuses: the attributes
+    libxml2's parser must make, and those lxml's API can set after them."""
+    attrs = list(attrs)
+    last = max(
+        (i for i, (name, _) in enumerate(attrs) if not _settable(name)), default=-1
+    )
+    return attrs[: last + 1], attrs[last + 1 :]
 
 
 def _take_place(new: Any, old: Any) -> None:
@@ -318,8 +424,8 @@ def _may_declare_shadow_root(markup: str) -> bool:
 
     The events leave such a template out (turbohtml attaches it to its host
     as a shadow root); html5lib, which predates them, keeps a template, and
-    so does `_converted_tree`.  Three plain searches in C: a regex ignoring
-    case cost a quarter of the parse.
+    so do `_xml_tree` and `_converted_tree`.  Three plain searches in C: a
+    regex ignoring case cost a quarter of the parse.
     """
     return "hadowroot" in markup or "hadowRoot" in markup or "HADOWROOT" in markup
 
@@ -510,6 +616,7 @@ def _events_class(base: type) -> type:
 _NO_ATTRIBUTES: dict[str, str] = {}
 
 
+@functools.lru_cache(maxsize=1024)
 def _settable(name: str) -> bool:
     """Whether lxml's API takes ``name`` as an attribute name."""
     try:
@@ -570,7 +677,7 @@ def _restore_names(document: Any, root: Any) -> None:
             continue
         holder = etree.fromstring(
             f"<html><body><{name}></{name}></body></html>".encode(),
-            html_parser("utf-8"),
+            utf8_html_parser(),
         )
         named = holder[0][0]
         if named.tag != name:
@@ -633,7 +740,7 @@ def _comment(text: str) -> Any:
     if "--" not in text and not text.endswith("-"):
         return etree.Comment(text)
     holder = etree.fromstring(
-        f"<html><body><!--{text}--></body></html>".encode(), html_parser("utf-8")
+        f"<html><body><!--{text}--></body></html>".encode(), utf8_html_parser()
     )
     return holder[0][0]
 
@@ -680,7 +787,7 @@ def _skeleton(doctype: tuple[str, str | None, str | None] | None, attrs: Any) ->
         else:
             head = f"<!DOCTYPE {name}>"
     return etree.fromstring(
-        f"{head}<html{_attributes(attrs)}></html>".encode(), html_parser("utf-8")
+        f"{head}<html{_attributes(attrs)}></html>".encode(), utf8_html_parser()
     )
 
 

@@ -33,7 +33,14 @@ from ._tables import (
     PYTHON_SPECIFIC_ENCODINGS,
     VOID_ELEMENTS,
 )
-from ._text import TextContext, node_raw_text, normalize_text, text_string
+from ._text import (
+    TextContext,
+    all_text_values,
+    node_raw_text,
+    normalize_text,
+    text_context,
+    text_string,
+)
 from ._write import fast_decode, meta_substitution
 
 if TYPE_CHECKING:
@@ -187,22 +194,21 @@ def _with_verbatim(
 def _tree_events(
     node: PageElement, contents_only: bool, doc: Document | None
 ) -> Iterator[tuple[Any, ...]]:
-    # The tree's own mode: bs4 decides how a tag prints (``<tag/>``) when it
-    # builds it, so setting ``soup.is_xml`` later changes only the soup's
-    # declaration and formatter.
-    is_xml = doc is not None and doc._mode == "xml"
+    # The tree's own mode (`text_context`): bs4 decides how a tag prints
+    # (``<tag/>``) when it builds it, so setting ``soup.is_xml`` later
+    # changes only the soup's declaration and formatter.
     # bs4's ``self_and_descendants`` leaves out a hidden tag (the document
     # node), so the soup itself yields no events.
     if isinstance(node, classes.Soup) and node._el is None:
         for child in node._doc._top_children():
             if isinstance(child, classes.Tag):
-                yield from _walk_element(child._el, TextContext(is_xml, None), True)
+                yield from _walk_element(child._el, text_context(doc, None), True)
             elif isinstance(child, NavigableString):
                 yield (STRING, str(child), type(child), None, child, None)
         return
     if isinstance(node, classes.Tag):
         el = node._el
-        walk = TextContext(is_xml, el.getparent())
+        walk = text_context(doc, el.getparent())
         yield from _walk_element(el, walk, not (contents_only or node.hidden))
         return
     if isinstance(node, NavigableString):  # pragma: no branch
@@ -623,6 +629,10 @@ def main_text_values(node: Tag, strip: bool = False) -> list[str]:
             # libxml2 put after a stray </html> in a second top-level
             # element: the walk over the document's children sees them.
             return list(iter_strings(node, strip, node.MAIN_CONTENT_STRING_TYPES))
+    if doc is not None and not doc._collapses:
+        # The html5 mode: every string as html5lib gave it (`KeptTextContext`).
+        out = [*all_text_values(el, False), *trailer]
+        return [v for v in map(str.strip, out) if v] if strip else out
     if doc is not None and doc._verbatim and not strip:
         # Whitespace an edit wrote keeps every character: the walk knows which.
         return list(iter_strings(node, strip, node.MAIN_CONTENT_STRING_TYPES))

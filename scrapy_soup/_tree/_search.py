@@ -399,7 +399,8 @@ def _walk_strings(
     if accept is bool and limit is None:
         _every_string(top, doc, results)
         return
-    preserving = bool(_PRESERVING(top))
+    # (The html5 mode's whitespace reads as parsed everywhere: as in a <pre>.)
+    preserving = (doc is not None and not doc._collapses) or bool(_PRESERVING(top))
     newline = accept("\n")
     space = accept(" ")
     # Pages repeat their texts (menus, labels, indentation): without

@@ -113,7 +113,7 @@ class DocumentNode(Tag):
     declared_html_encoding = _OfDocument[str | None]()
     #: The settings of the tree builder this soup stands for (bs4's ``builder``).
     builder = _OfDocument[TreeBuilderInfo | None]()
-    #: The document's mode: ``"html"``, ``"xml"`` or ``"fragment"``.
+    #: The document's mode: ``"html"``, ``"xml"``, ``"fragment"`` or ``"html5"``.
     _mode = _OfDocument[str]()
     #: The document's root element (None for a fragment or an empty document).
     _root = _OfDocument[Any]()
@@ -517,7 +517,7 @@ class Soup(DocumentNode):
         if root is not None and hasattr(markup, "xpath") and hasattr(markup, "type"):
             # A parsel (or Scrapy) Selector: reuse its tree, read its source.
             if markup.type == "xml" and self._doc._mode == "html":
-                self._doc._mode, self._doc.is_xml = "xml", True
+                self._doc._set_mode("xml")
             text = getattr(markup, "_text", None)
             source = text if isinstance(text, str) else None
             namespaces = getattr(markup, "namespaces", None)

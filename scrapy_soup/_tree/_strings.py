@@ -81,9 +81,11 @@ class NavigableString(str, PageElement):  # type: ignore[misc]
     def _for_node(cls, node: Any, doc: Document | None) -> NavigableString:
         raw = node_raw_text(node)
         value = raw
-        if cls is Comment and not (doc is not None and (node, None) in doc._verbatim):
+        if cls is Comment and not (
+            doc is not None and (not doc._collapses or (node, None) in doc._verbatim)
+        ):
             # bs4 collapses whitespace-only comments as it does text (when it
-            # parses: not one an edit made).
+            # parses: not one an edit made; not with html5lib's tree builder).
             is_xml = doc is not None and doc._mode == "xml"
             value = normalize_text(raw, None if is_xml else node.getparent(), is_xml)
         obj = str.__new__(cls, value)

@@ -112,6 +112,8 @@ def new_string(
     if walk is not None:
         value = walk.value(raw)
         cls = walk.string_class()
+    elif doc is not None and not doc._collapses:  # (the html5 mode: as parsed)
+        value, cls = raw, classes.NavigableString
     else:
         parent = owner.getparent() if is_tail else owner
         is_xml = doc is not None and doc._mode == "xml"
@@ -175,7 +177,7 @@ class TextContext:
     def inside(cls, el: _Element, doc: Document | None) -> TextContext:
         """The context of the strings directly inside ``el`` (its text, its
         children's tails), in ``doc``'s tree."""
-        walk = cls(doc is not None and doc._mode == "xml", el.getparent())
+        walk = text_context(doc, el.getparent())
         walk.enter(el)
         return walk
 
@@ -204,6 +206,43 @@ class TextContext:
 
     def string_class(self) -> type[NavigableString]:
         return classes.NavigableString if self.is_xml else self.containers[-1]
+
+
+class KeptTextContext(TextContext):
+    """The context of every string of an html5 mode tree: none changes it.
+
+    bs4's html5lib tree builder adds each string as html5lib gives it:
+    whitespace-only strings are not collapsed (not even outside
+    ``<pre>``), and strings in ``<script>``, ``<style>``, ``<template>``,
+    ``<rt>``, ``<rp>`` are `NavigableString`s like any other
+    (``Document._collapses``, ``Document._typed``).
+    """
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        self.is_xml = False
+        self.preserve = 1
+        self.containers = [classes.NavigableString]
+
+    def enter(self, el: _Element) -> None:
+        pass
+
+    def leave(self, el: _Element) -> None:
+        pass
+
+    def value(self, raw: str) -> str:
+        return raw
+
+    def string_class(self) -> type[NavigableString]:
+        return classes.NavigableString
+
+
+def text_context(doc: Document | None, start_parent: _Element | None) -> TextContext:
+    """A walk's `TextContext` for the strings below ``start_parent`` in ``doc``."""
+    if doc is not None and not doc._collapses:
+        return KeptTextContext()
+    return TextContext(doc is not None and doc._mode == "xml", start_parent)
 
 
 def child_nodes(el: _Element, doc: Document | None) -> list[Any]:
@@ -308,6 +347,10 @@ def small_text_values(
     blocked = _NOT_PLAIN_TEXT if strip else _NOT_PLAIN_TEXT_PRESERVED
     if el.tag in blocked:
         return None
+    if doc is not None and not doc._collapses:
+        # The html5 mode: every string below ``el`` is a NavigableString,
+        # as html5lib gave it (`KeptTextContext`).
+        return all_text_values(el, strip)
     parent = el.getparent()
     # 2 blocks both; 1 (a <pre> around) only without ``strip`` (True == 1).
     if parent is not None and parent_context(parent, doc) > strip:
@@ -348,6 +391,20 @@ def small_text_values(
     return [
         raw if raw.strip(ASCII_SPACES) else "\n" if "\n" in raw else " " for raw in raws
     ]
+
+
+def all_text_values(el: Any, strip: bool) -> list[str]:
+    """The values of every text slot below ``el`` as they are (the html5
+    mode's main text: `KeptTextContext`), stripped and the empty ones left
+    out with ``strip``."""
+    raws: list[str] = _ALL_TEXT(el)
+    if strip:
+        return [value for raw in raws if (value := raw.strip())]
+    return raws
+
+
+#: The text slots below an element (its own tail not), as plain strings.
+_ALL_TEXT = etree.XPath("descendant::text()", smart_strings=False)
 
 
 def with_segments(items: Iterable[Any]) -> Iterator[Any]:

@@ -122,7 +122,7 @@ def bind_slot(
 
 def _class_of_slot(owner: _Element, is_tail: bool, doc: Any) -> type[Any]:
     """The class the text of slot (owner, is_tail) reads as, from where it is."""
-    if doc._mode == "xml":
+    if not doc._typed:
         return classes.NavigableString
     return string_class_for(owner.getparent() if is_tail else owner)
 
@@ -200,7 +200,7 @@ def set_raw(
     else:
         owner.text = value
     verbatim = getattr(doc, "_verbatim", None)
-    if verbatim is not None:
+    if verbatim is not None and doc._collapses:
         key = (owner, is_tail)
         if value and reads_collapsed(value):
             verbatim.add(key)
@@ -245,7 +245,7 @@ def slot_value(owner: _Element, is_tail: bool, doc: Any) -> str:
     raw = slot_raw(owner, is_tail)
     if not raw:
         return ""
-    if raw.strip(ASCII_SPACES):
+    if raw.strip(ASCII_SPACES) or (doc is not None and not doc._collapses):
         return raw
     verbatim = getattr(doc, "_verbatim", None)
     if verbatim and (owner, is_tail) in verbatim:
@@ -289,6 +289,13 @@ def adopt(item: Any, doc: Any) -> None:
         return
     item._doc = doc
     node = item._el
+    if (
+        old_doc is not None
+        and doc is not None
+        and doc._collapses
+        and not old_doc._collapses
+    ):
+        _keep_as_parsed(node, doc)
     marks = getattr(old_doc, "_verbatim", None)
     if marks and doc is not None and (node, None) in marks:  # a comment
         doc._verbatim.add((node, None))
@@ -313,6 +320,21 @@ def adopt(item: Any, doc: Any) -> None:
                 bind_segments(string._seg, n, is_tail, string._raw, doc)
             else:
                 string._doc = doc
+
+
+def _keep_as_parsed(node: _Element, doc: Any) -> None:
+    """Mark the whitespace-only strings and comments of ``node`` (not its
+    tail), moved from an html5 mode soup into ``doc``, to read as they are:
+    bs4's strings keep what their parser made of them."""
+    verbatim = doc._verbatim
+    for n in node.iter():
+        if not isinstance(n.tag, str):
+            if reads_collapsed(n.text or ""):
+                verbatim.add((n, None))
+        elif n.text and reads_collapsed(n.text):
+            verbatim.add((n, False))
+        if n is not node and n.tail and reads_collapsed(n.tail):
+            verbatim.add((n, True))
 
 
 def remove_node(node: _Element, doc: Any) -> None:
@@ -511,7 +533,7 @@ def mark_comment(node: _Element, text: str, doc: Any) -> None:
     bs4 collapses a comment's whitespace only when it parses, where the
     view reads lxml's comments collapsed.
     """
-    if doc is not None and reads_collapsed(text):
+    if doc is not None and doc._collapses and reads_collapsed(text):
         doc._verbatim.add((node, None))
 
 

@@ -196,7 +196,9 @@ def _in_preserving(el: Any) -> int:
     return 1 if any(True for _ in el.iterancestors(*PRESERVE_WHITESPACE_TAGS)) else 0
 
 
-def contents_html(el: etree._Element, settle: bool = False) -> str:
+def contents_html(
+    el: etree._Element, settle: bool = False, keep_space: bool = False
+) -> str:
     """*el*'s contents (not *el*, not its tail) as ``str()`` of a soup over it writes them.
 
     The same as ``Soup(el, "fragment").decode()``, for an HTML tree.
@@ -208,16 +210,21 @@ def contents_html(el: etree._Element, settle: bool = False) -> str:
     the attributes' order), so
     that the tree equals the parse of the output when the parser keeps the
     structure: `scrapy_soup.markup.clean` compares the two to know it is done.
+
+    With *keep_space* (the html5 mode's tree: ``Document._collapses``), no
+    string is collapsed, as if a ``<pre>`` enclosed them all.
     """
     out: list[str] = []
-    _write_contents(el, out, settle)
+    _write_contents(el, out, settle, keep_space)
     return "".join(out)
 
 
-def _write_contents(el: Any, out: list[str], settle: bool) -> None:
+def _write_contents(el: Any, out: list[str], settle: bool, keep_space: bool) -> None:
     """Append `contents_html` of *el* to *out*."""
-    preserve = _in_preserving(el.getparent()) + (
-        1 if el.tag in PRESERVE_WHITESPACE_TAGS else 0
+    preserve = (
+        _in_preserving(el.getparent())
+        + (1 if el.tag in PRESERVE_WHITESPACE_TAGS else 0)
+        + keep_space
     )
     raw = el.text
     if raw:
@@ -226,14 +233,15 @@ def _write_contents(el: Any, out: list[str], settle: bool) -> None:
     _write_children(el, out, preserve, settle)
 
 
-def element_html(el: etree._Element) -> str:
-    """*el* itself and its contents (not its tail) as ``str()`` of its Tag writes them."""
+def element_html(el: etree._Element, keep_space: bool = False) -> str:
+    """*el* itself and its contents (not its tail) as ``str()`` of its Tag
+    writes them (*keep_space*: as `contents_html`)."""
     out: list[str] = []
-    _write_element(el, out)
+    _write_element(el, out, keep_space)
     return "".join(out)
 
 
-def _write_element(el: Any, out: list[str]) -> None:
+def _write_element(el: Any, out: list[str], keep_space: bool) -> None:
     """Append `element_html` of *el* to *out*."""
     tag: str = el.tag
     keys = el.keys()
@@ -247,7 +255,7 @@ def _write_element(el: Any, out: list[str]) -> None:
         out.append(_start_tag(el, tag, keys, False, False))
     else:
         out.append(_BARE[0].get(tag) or _bare_tag(tag, False))
-    _write_contents(el, out, False)
+    _write_contents(el, out, False, keep_space)
     out.append(_END.get(tag) or _end_tag(tag))
 
 
@@ -258,10 +266,11 @@ def _document_html(doc: Any) -> str:
     (`Document._top_children`), each written as its ``output_ready()``.
     """
     out: list[str] = []
+    keep_space = not doc._collapses
     for child in doc._top_children():
         el = getattr(child, "_el", None)
         if el is not None and isinstance(el.tag, str):
-            _write_element(el, out)
+            _write_element(el, out, keep_space)
         else:
             out.append(child.output_ready())
     return "".join(out)
@@ -298,7 +307,10 @@ def fast_decode(
             return None
         # A fragment soup is its container, which is never written.
         return _document_html(doc) if el is None else contents_html(el)
-    return contents_html(el) if contents_only else element_html(el)
+    keep_space = not doc._collapses
+    if contents_only:
+        return contents_html(el, keep_space=keep_space)
+    return element_html(el, keep_space)
 
 
 def _text_html(node: Any, raw: str, preserve: int, cdata: bool, settle: bool) -> str:

@@ -9,14 +9,20 @@ Three steps, each a named rule in `._content_rules` or a function here:
    take away (`_name_weight`); the best five are weighed by their link
    density; near candidates in one ancestor give it the content
    (`_common_ancestor`), a better-scoring ancestor takes it
-   (`_better_parent`), and siblings that score or read as paragraphs come
-   along (`_with_siblings`).
+   (`_better_parent`), a short winner gives way to a fuller candidate
+   (`_fuller_candidate`), siblings that score or read as paragraphs come
+   along (`_with_siblings`), and so does the lead before the content, up
+   to four levels above it (`_leads_above`, `_is_lead`).
 2. **Copy** it: the page's tree is only read, never changed.
 3. **Prune** the copy: what is never content (scripts, form controls,
-   media players; tables, images, links if asked), then in one walk
+   media players; tables, images, links if asked; a table's ``<figure>``
+   and a ``<noscript>`` holding paragraphs are kept as text,
+   `_unwrap_text_holders`), then in one walk
    (`_prune`) what the page hides, boilerplate by tag, role and name
    (navigation, sharing, related links, ads, comment threads unless asked
-   for) and, on the way back up, the blocks that are mostly links.
+   for; a block named so that holds most of the text stays) and, on the
+   way back up, the blocks that are mostly links; last, the headings left
+   heading nothing (`_drop_empty_headings`).
 
 Each step is one pass of libxml2 or of Python over the tree or the copy
 (the candidates' ancestors are read at most 40 levels up), so the time is
@@ -27,6 +33,7 @@ is read like any other.
 from __future__ import annotations
 
 import copy
+import functools
 from typing import TYPE_CHECKING, Literal
 
 from lxml import etree
@@ -68,7 +75,35 @@ _BLOCKS = frozenset(
     {"div", "section", "ul", "ol", "dl", "table", "p", "li", "span", "header", "center"}
 )
 _TEXT = etree.XPath("string()", smart_strings=False)
-_LINK_TEXT = etree.XPath(".//a//text()", smart_strings=False)
+#: Elements whose text is not read: scripts, styles, a menu's options.
+_UNREAD = ("script", "style", "option")
+_VISIBLE_TEXT = etree.XPath(
+    ".//text()[not(parent::script or parent::style or parent::option)]",
+    smart_strings=False,
+)
+#: A lead before the content has at least this many characters.
+_LEAD = 60
+#: What a lead's text ends with (a sentence, a quotation).
+_SENTENCE_END = frozenset('.!?\u201c\u201d"\u00bb')
+#: How many levels above the content a lead is looked for, and its
+#: longest there (characters).
+_LEAD_LEVELS = 4
+_LEAD_LONGEST = 1000
+#: A chosen element with less text than this (characters) is compared
+#: with the other candidates (`_fuller_candidate`) ...
+_SHORT = 500
+#: ... and gives way to one holding this many times its text outside links.
+_FULLER = 3
+#: (Not ".//a//text()": the same nodes, in twice the time on large pages,
+#: libxml2 walking its descendant-or-self steps.)
+_LINK_TEXT = etree.XPath("descendant::a/descendant::text()", smart_strings=False)
+#: An element named as boilerplate holding more than this share of the
+#: content's text is kept.
+_MOSTLY = 0.5
+#: A heading longer than this (characters) is prose set large, not a title.
+_TITLE = 80
+#: Headings and their levels.
+_HEADINGS: dict[object, int] = {f"h{n}": n for n in range(1, 7)}
 _OWN_TEXT = frozenset({"div", "td", "blockquote", "dd"})
 #: The paragraphs that vote, and the elements that may hold one's text of
 #: their own.  Found by ``etree.iterwalk``, not ``iter()``, which takes
@@ -149,6 +184,7 @@ def content_element(
         body = root
     chosen = _vote(body, favor) or [body]
     content = _copy(chosen)
+    _unwrap_text_holders(content, tables)
     never: list[str] = list(rules.NEVER_CONTENT)
     if not tables:
         never += rules.TABLES
@@ -163,9 +199,43 @@ def content_element(
     # By names, then (if the names lied) by tags and hiding alone.
     if not _prune(content, comments, _LINK_DENSITY[favor], least, names=True):
         _prune(content, comments, _LINK_DENSITY[favor], least, names=False)
+    _drop_empty_headings(content)
     if not _TEXT(content).strip():
         return None
     return content
+
+
+def _unwrap_text_holders(content: etree._Element, tables: bool) -> None:
+    """Turn into ``<div>``s the media and script wrappers that hold text.
+
+    A ``<figure>`` holding a table is a table (kept with ``tables``), not an
+    image; a ``<noscript>`` holding paragraphs is the article as served
+    without scripts (Blogger serves its posts so).  Both would otherwise go
+    with the media and the scripts.
+    """
+    # One walk over these four tags alone; each holder collects the tags
+    # found in it and hands them to the holder around it, so nested
+    # holders cost no more than flat ones.
+    if content.find(".//figure") is None and content.find(".//noscript") is None:
+        return
+    wanted = {"figure": "table" if tables else "", "noscript": "p"}
+    holders: list[tuple[etree._Element, set[str]]] = []
+    walk = etree.iterwalk(
+        content, events=("start", "end"), tag=("figure", "noscript", "table", "p")
+    )
+    for event, el in walk:
+        tag = el.tag
+        if tag not in wanted:
+            if event == "start" and holders:
+                holders[-1][1].add(tag)  # type: ignore[arg-type]
+        elif event == "start":
+            holders.append((el, set()))
+        else:
+            holder, found = holders.pop()
+            if wanted[tag] in found:
+                holder.tag = "div"
+            if holders:
+                holders[-1][1].update(found)
 
 
 def _vote(
@@ -206,14 +276,72 @@ def _vote(
     if not scores:
         return None
     ranked = sorted(scores, key=scores.__getitem__, reverse=True)
-    top = [el for el in ranked[: _CANDIDATES * 3] if not _in_region(el)][:_CANDIDATES]
+    known: dict[etree._Element, bool] = {}
+    top = [el for el in ranked[: _CANDIDATES * 3] if not _in_region(el, known)]
+    top = top[:_CANDIDATES]
     if not top:  # all in a <nav>: the page is built oddly, the vote stands
         top = ranked[:_CANDIDATES]
     for el in top:
         scores[el] *= 1 - _link_density(el)
     top.sort(key=scores.__getitem__, reverse=True)
     best = _common_ancestor(top, scores, _NEAR[favor])
-    return _with_siblings(_better_parent(best, scores), scores)
+    best = _better_parent(best, scores)
+    best = _fuller_candidate(best, top)
+    return _leads_above(best) + _with_siblings(best, scores)
+
+
+def _leads_above(best: etree._Element) -> list[etree._Element]:
+    """The leads before ``best``'s ancestors, up to `_LEAD_LEVELS` up, in page order.
+
+    A headline block's standfirst (``p.lead``, ``div.summary``, a
+    subtitle) is often a cousin of the body rather than its sibling: the
+    article's header and its body are wrapped separately.
+    """
+    leads: list[etree._Element] = []
+    node = best.getparent()
+    for _ in range(_LEAD_LEVELS):
+        if node is None or node.tag in ("body", "html") or _is_boilerplate(node, False):
+            break
+        found = []
+        for sibling in node.itersiblings(preceding=True):
+            if isinstance(sibling.tag, str) and _is_lead(sibling, _LEAD_LONGEST):
+                found.append(sibling)
+        leads[:0] = reversed(found)
+        node = node.getparent()
+    return leads
+
+
+def _fuller_candidate(
+    best: etree._Element, top: list[etree._Element]
+) -> etree._Element:
+    """``best``, or a candidate holding several times its text if ``best`` is short.
+
+    A short element whose few paragraphs score well by themselves (a
+    thank-you note, a teaser named ``article-text``, a print-only summary)
+    can win the vote against the article, whose paragraphs are split over
+    wrappers or diluted by links.  When the winner reads less than
+    `_SHORT` characters (scripts left out), the candidate that reads the
+    most text outside links, `_FULLER` times the winner's at least, is
+    taken instead (trafilatura's fallback on a short extraction is the
+    same idea).
+    """
+    text = _visible_length(best)
+    if text >= _SHORT:
+        return best
+    fuller, most, around = best, text * _FULLER, False
+    for el in top:
+        own = _visible_length(el) * (1 - _link_density(el))
+        if own > text * _FULLER and _is_inside(best, el) > around:
+            fuller, most, around = el, own, True  # an ancestor first
+        elif own > most and _is_inside(best, el) >= around:
+            fuller, most = el, own
+    return fuller
+
+
+def _visible_length(el: etree._Element) -> float:
+    """The length of ``el``'s text outside scripts and styles."""
+    unread = etree.iterwalk(el, events=("start",), tag=_UNREAD)
+    return float(len(_TEXT(el)) - sum(len(u.text or "") for _, u in unread))
 
 
 def _better_parent(
@@ -250,19 +378,30 @@ def _better_parent(
     return best
 
 
-def _in_region(el: etree._Element) -> bool:
+def _in_region(el: etree._Element, known: dict[etree._Element, bool]) -> bool:
     """Whether a candidate is in a region beside or over the content.
 
     A ``<nav>``, an ``<aside>``, a ``<footer>``, or an element named as a
     dialog, popup or cookie prompt (`rules.overlay_name`), itself or up to
-    `_ANCESTORS_CHECKED` levels up.
+    `_ANCESTORS_CHECKED` levels up.  ``known`` holds what was found for
+    the ancestors of the candidates read before (they share most of them):
+    ancestor -> in a region.
     """
+    read: list[etree._Element] = []
+    inside = False
     for level, node in enumerate(el.iterancestors()):
         if level == _ANCESTORS_CHECKED or node.tag == "body":
             break  # (a body's classes say what the page is showing now)
+        if node in known:
+            inside = known[node]
+            break
+        read.append(node)
         if _is_overlay(node):
-            return True
-    return _is_overlay(el)
+            inside = True
+            break
+    for node in read:
+        known[node] = inside
+    return inside or _is_overlay(el)
 
 
 def _is_overlay(el: etree._Element) -> bool:
@@ -306,14 +445,21 @@ def _is_inside(el: etree._Element, ancestor: etree._Element) -> bool:
 
 def _name_weight(el: etree._Element) -> float:
     """What a candidate's tag and names add to its vote."""
-    names = f"{el.get('class', '')} {el.get('id', '')}".lower()
-    weight = 0.0
-    if el.get("itemprop", "").lower() == "articlebody" or rules.CONTENT.search(names):
-        weight += 25
-    if rules.boilerplate_name(names, comments=False):
-        weight -= 25
     tag = el.tag
-    return weight + (rules.TAG_WEIGHTS.get(tag, 0) if isinstance(tag, str) else 0)
+    weight = rules.TAG_WEIGHTS.get(tag, 0) if isinstance(tag, str) else 0
+    names = f"{el.get('class', '')} {el.get('id', '')}"
+    if names != " ":
+        weight += _names_weight(names.lower())
+    if el.get("itemprop", "").lower() == "articlebody":
+        weight += 25
+    return weight
+
+
+@functools.lru_cache(maxsize=4096)
+def _names_weight(names: str) -> float:
+    """What a lowercased ``"class id"`` adds to a vote (cached: sites repeat names)."""
+    weight = 25.0 if rules.CONTENT.search(names) else 0.0
+    return weight - 25 if rules.boilerplate_name(names, comments=False) else weight
 
 
 def _link_density(el: etree._Element) -> float:
@@ -333,13 +479,17 @@ def _with_siblings(
         return [best]
     threshold = max(10.0, scores[best] * _SIBLING_SHARE)
     kept: list[etree._Element] = []
+    before = True
     for sibling in parent:
         if sibling is best:
             kept.append(sibling)
+            before = False
             continue
         if not isinstance(sibling.tag, str):
             continue
-        if scores.get(sibling, 0.0) >= threshold and _link_density(sibling) < 0.3:
+        if (scores.get(sibling, 0.0) >= threshold and _link_density(sibling) < 0.3) or (
+            before and sibling.tag != "p" and _is_lead(sibling)
+        ):
             kept.append(sibling)
         elif sibling.tag == "p":
             text = _TEXT(sibling).strip()
@@ -349,6 +499,26 @@ def _with_siblings(
             ):
                 kept.append(sibling)
     return kept
+
+
+def _is_lead(el: etree._Element, longest: int = 0) -> bool:
+    """Whether an element before the content reads as its lead (a standfirst, an excerpt).
+
+    The paragraph or two that introduce an article often sit in a wrapper
+    of their own (a header, a ``teaser`` block) beside the body the vote
+    chose: it is prose (a sentence, hardly any links), not boilerplate.
+    """
+    if _is_boilerplate(el, comments=False):
+        return False
+    if not _LEAD <= _visible_length(el) <= (longest or float("inf")):
+        return False
+    if _link_density(el) >= 0.2:
+        return False
+    names = f"{el.get('class', '')} {el.get('id', '')}".lower()
+    if el.tag == "header" or rules.LEAD.search(names):
+        return True
+    text = "".join(_VISIBLE_TEXT(el)).rstrip()
+    return text[-1:] in _SENTENCE_END
 
 
 def _copy(chosen: list[etree._Element]) -> etree._Element:
@@ -384,6 +554,49 @@ def _is_boilerplate(el: etree._Element, comments: bool, names: bool = True) -> b
     return both != " " and rules.boilerplate_name(both.lower(), comments)
 
 
+def _drop_empty_headings(content: etree._Element) -> None:
+    """Drop the headings left heading nothing (the title of a pruned block).
+
+    "Read more", "You may also like", "Mehr zum Thema": a related-links
+    block's heading often sits beside the list it heads, which pruning
+    removed.  A short heading with no text after it before the next
+    heading of its level or above (or the end) heads nothing, in one walk.
+    """
+    empty: list[etree._Element] = []
+    pending: etree._Element | None = None
+    walk = etree.iterwalk(content, events=("start",))
+    for _, el in walk:
+        level = _HEADINGS.get(el.tag)
+        if level is not None:
+            if pending is not None and level <= _HEADINGS[pending.tag]:
+                empty.append(pending)
+            pending = el
+            walk.skip_subtree()
+            if el.tail and el.tail.strip():
+                pending = None
+            continue
+        if pending is not None and (
+            (el.text and el.text.strip()) or (el.tail and el.tail.strip())
+        ):
+            pending = None
+    if pending is not None:
+        empty.append(pending)
+    for el in empty:
+        if el is not content and len(_TEXT(el)) <= _TITLE:
+            remove(el)
+
+
+def _named_only_text(el: etree._Element, comments: bool, names: bool) -> int:
+    """The length of ``el``'s text if it is boilerplate by its names alone, else -1.
+
+    A ``post-main-aside-container`` or a ``sidebar-layout`` wrapper can
+    hold the article: a name does not outweigh most of the text (`_prune`).
+    """
+    if not names or _is_boilerplate(el, comments, names=False):
+        return -1
+    return len(_TEXT(el))
+
+
 def _prune(
     content: etree._Element, comments: bool, most: float, least: float, names: bool
 ) -> bool:
@@ -396,21 +609,32 @@ def _prune(
     a list of related links) is dropped.  Nothing is dropped if that would
     leave less than ``least`` of the text (False is returned): then the
     names lied (a page builder that calls its every block a widget), and
-    without ``names`` only tags, roles and hiding are read.
+    without ``names`` only tags, roles and hiding are read.  A block
+    boilerplate by its names alone that holds more than `_MOSTLY` of the
+    text around it is kept.
     """
     before = len(_TEXT(content))
     stack = [[0, 0]]
     doomed: list[etree._Element] = []
+    # The text a block named as boilerplate must not hold most of: the
+    # content's, or that of the named block kept around it.
+    wholes = [(content, before)]
     walk = etree.iterwalk(content, events=("start", "end"))
     for event, el in walk:
         if event == "start":
             if el is not content and _is_boilerplate(el, comments, names):
-                doomed.append(el)
-                walk.skip_subtree()
-                stack.append([-1, 0])
-            else:
-                stack.append([len(el.text or ""), 0])
+                held = _named_only_text(el, comments, names)
+                if held > wholes[-1][1] * _MOSTLY:
+                    wholes.append((el, held))
+                else:
+                    doomed.append(el)
+                    walk.skip_subtree()
+                    stack.append([-1, 0])
+                    continue
+            stack.append([len(el.text or ""), 0])
             continue
+        if wholes[-1][0] is el:
+            wholes.pop()
         text, linked = stack.pop()
         if text < 0:  # dropped on the way down
             continue
