@@ -164,6 +164,12 @@ def _is_absolute(url: str) -> bool:
     return bool(urlsplit(url.strip()).scheme)
 
 
+def _relative(url: str) -> bool:
+    """A link that needs the page to be read (a same-page ``#fragment`` is
+    left as it is, docs/security.md, and read as well anywhere)."""
+    return not url.strip().startswith("#") and not _is_absolute(url)
+
+
 def _unsafe(value: str) -> list[str]:
     """What in one exported value breaks the promise (empty: nothing)."""
     from bs4 import BeautifulSoup
@@ -176,13 +182,13 @@ def _unsafe(value: str) -> list[str]:
         found.extend(
             f"relative {a}={tag[a]!r}"
             for a in ("href", "src")
-            if a in tag.attrs and not _is_absolute(tag[a])
+            if a in tag.attrs and _relative(tag[a])
         )
     # Markdown links and images: ](url)
     found.extend(
         f"relative Markdown link {url!r}"
         for url in re.findall(r"\]\(<?([^)\s>]+)", value)
-        if not _is_absolute(url)
+        if _relative(url)
     )
     return found
 
