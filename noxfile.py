@@ -20,7 +20,8 @@ README's own test command, run verbatim), printing the time of each.
   under ``fail_under`` (pyproject.toml).
 - ``lint``, ``typing``, ``docs``, ``dist``, ``slow``.
 
-Tests run on both cores (pytest-xdist, ``-n 2``) where they are independent.
+Tests run on both cores (pytest-xdist, ``-n 2``) where they are independent,
+and ``.ci/run`` runs two sessions at a time, longest first.
 """
 
 from __future__ import annotations
@@ -232,7 +233,8 @@ def coverage(session: nox.Session) -> None:
     """The default suite under coverage.py (branches); fails under the floor.
 
     The floor is ``fail_under`` in pyproject.toml; the xdist workers and the
-    crawls' subprocesses are measured too (``patch = ["subprocess"]``).
+    crawls' processes are measured too (``patch = ["subprocess", "fork",
+    "_exit"]``: the crawls are forked, tests/scrapy_helpers.py).
     """
     session.install("-e", ".[test]")
     session.run("python", "-m", "coverage", "erase")

@@ -9,15 +9,26 @@ items (through a real feed exporter), its stats and its log to files that the
 test then reads. The HTTP server runs in a thread of the pytest process, on
 127.0.0.1 and a port the OS picks.
 
+Each crawl process is forked from a process that has imported Scrapy, the
+plugin and bs4 once (`_Forker`, one per pytest process) but has never
+installed a reactor or crawled: the child is as fresh as a new interpreter
+for the crawl, without paying Scrapy's import (about 1.5 CPU-seconds) again
+for each of the suite's crawls. ``SCRAPY_SOUP_TEST_FORK=0`` (or a platform
+without ``os.fork``) starts a new interpreter per crawl instead.
+
 Spiders used by the tests are defined here so that the crawl process can
 import them by name.
 """
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import gzip
 import json
 import os
+import selectors
+import signal
 import subprocess
 import sys
 import zlib
@@ -211,14 +222,7 @@ def run_crawl(
     }
     config_file = tmp_path / "config.json"
     config_file.write_text(json.dumps(config), encoding="utf-8")
-    proc = subprocess.run(
-        [sys.executable, str(Path(__file__)), str(config_file)],
-        env=subprocess_env(),
-        cwd=str(tmp_path),
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    proc = _crawl_process(config_file, tmp_path)
     log = log_file.read_text(encoding="utf-8") if log_file.exists() else ""
     assert proc.returncode == 0, f"crawl failed:\n{proc.stderr}\n{log[-5000:]}"
     report = json.loads(stats_file.read_text(encoding="utf-8"))
@@ -237,6 +241,217 @@ def run_crawl(
         origins_left=report["origins_left"],
         returncode=proc.returncode,
     )
+
+
+#: Seconds a crawl may take before it is killed (and its test fails).
+CRAWL_TIMEOUT = 300
+#: Modules the forking process imports once: what every crawl imports.
+PRELOAD = (
+    "scrapy",
+    "scrapy.crawler",
+    "scrapy.http",
+    "scrapy.utils.reactor",
+    "scrapy_soup._scrapy.addon",
+    "scrapy_soup._scrapy.middlewares",
+    "scrapy_soup._scrapy.pipelines",
+    "bs4",
+)
+
+
+@dataclass
+class _Finished:
+    returncode: int
+    stderr: str
+
+
+def _crawl_process(config_file: Path, cwd: Path) -> _Finished:
+    """Run ``_main(config_file)`` in a new process, in ``cwd``."""
+    env = subprocess_env()
+    if os.environ.get("SCRAPY_SOUP_TEST_FORK", "1") == "0" or not hasattr(os, "fork"):
+        proc = subprocess.run(
+            [sys.executable, str(Path(__file__)), str(config_file)],
+            env=env,
+            cwd=str(cwd),
+            capture_output=True,
+            text=True,
+            timeout=CRAWL_TIMEOUT,
+        )
+        return _Finished(proc.returncode, proc.stderr)
+    return _Forker.get(env["PYTHONWARNINGS"]).crawl(config_file, cwd, env)
+
+
+class _Forker:
+    """A process that imported `PRELOAD` and forks one child per crawl.
+
+    It reads one request per line (JSON: config, cwd, env) and answers with
+    the child's pid, then its return code. The child takes the request's
+    environment and ``PYTHONPATH`` (as a new interpreter would put it on
+    ``sys.path``), changes to ``cwd``, writes its output to files there and
+    runs `_main`. The forking process starts no thread and no reactor.
+    """
+
+    _running: dict[str, _Forker] = {}
+
+    @classmethod
+    def get(cls, warnings: str) -> _Forker:
+        forker = cls._running.get(warnings)
+        if forker is None or forker.proc.poll() is not None:
+            forker = cls._running[warnings] = cls()
+            atexit.register(forker.close)
+        return forker
+
+    def close(self) -> None:
+        """End the forking process (it ends at the end of its input)."""
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
+        self.proc.wait(timeout=60)
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, str(Path(__file__)), "--fork-crawls"],
+            env=subprocess_env(),
+            cwd=str(REPO_DIR),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+        )
+
+    def _answer(self, deadline: float | None) -> str:
+        assert self.proc.stdout is not None
+        if deadline is not None:
+            with selectors.DefaultSelector() as selector:
+                selector.register(self.proc.stdout, selectors.EVENT_READ)
+                if not selector.select(max(0.0, deadline - _now())):
+                    raise TimeoutError
+        line = self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError("the forking crawl process ended")
+        return line
+
+    def crawl(self, config_file: Path, cwd: Path, env: dict[str, str]) -> _Finished:
+        assert self.proc.stdin is not None
+        request = {"config": str(config_file), "cwd": str(cwd), "env": env}
+        self.proc.stdin.write(json.dumps(request) + "\n")
+        pid = int(self._answer(None))
+        try:
+            returncode = int(self._answer(_now() + CRAWL_TIMEOUT))
+        except TimeoutError:
+            os.kill(pid, signal.SIGKILL)
+            int(self._answer(None))
+            raise subprocess.TimeoutExpired(str(config_file), CRAWL_TIMEOUT) from None
+        stderr = (cwd / "crawl.stderr").read_text(encoding="utf-8", errors="replace")
+        return _Finished(returncode, stderr)
+
+
+def _now() -> float:
+    import time
+
+    return time.monotonic()
+
+
+def _python_path(env: dict[str, str]) -> list[str]:
+    return [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+
+
+def _preload_scrapy_components() -> None:
+    """Import the classes Scrapy's default settings name (middlewares,
+    extensions, download handlers, exporters, queues...), as every crawl
+    does: about 300 modules, 0.7 CPU-seconds of each crawl's 0.9 (aiohttp,
+    tldextract, requests...). The reactor may not be imported meanwhile (it
+    installs the default one): a module that imports it (Scrapy 2.13's FTP
+    handler does) fails here and is left out, as is one that fails for any
+    other reason; the crawl that needs it imports it itself, as a new
+    interpreter would.
+    """
+    import importlib.abc
+    import importlib.machinery
+
+    from scrapy.settings import default_settings
+    from scrapy.utils.misc import load_object
+
+    class NoReactor(importlib.abc.MetaPathFinder):
+        def find_spec(
+            self, fullname: str, path: Any, target: Any = None
+        ) -> importlib.machinery.ModuleSpec | None:
+            if fullname == "twisted.internet.reactor":
+                raise ImportError("no reactor in the forking process")
+            return None
+
+    paths = []
+    for name in dir(default_settings):
+        value = getattr(default_settings, name)
+        if isinstance(value, str):
+            paths.append(value)
+        elif isinstance(value, dict):
+            paths += [*value, *value.values()]
+    blocker = NoReactor()
+    sys.meta_path.insert(0, blocker)
+    try:
+        for path in paths:
+            if isinstance(path, str) and path.startswith("scrapy.") and "." in path[7:]:
+                with contextlib.suppress(Exception):  # a crawl meets it again
+                    load_object(path)
+    finally:
+        sys.meta_path.remove(blocker)
+
+
+def _serve_forks() -> None:
+    """The forking process's loop (see `_Forker`)."""
+    import importlib
+    import threading
+    import traceback
+
+    # Answers go to the real stdout; anything printed goes to stderr.
+    answers = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(2, 1)
+    for module in PRELOAD:
+        importlib.import_module(module)
+    _preload_scrapy_components()
+    # A reactor or a thread would be copied into every crawl: none may exist.
+    assert "twisted.internet.reactor" not in sys.modules
+    assert threading.active_count() == 1
+    # Where a new interpreter puts PYTHONPATH: after the script's folder.
+    first_entries = len(_python_path(dict(os.environ)))
+    for line in sys.stdin:
+        request = json.loads(line)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:  # the crawl
+            code = 1
+            try:
+                answers.close()
+                cwd = request["cwd"]
+                os.chdir(cwd)
+                for fd, name in ((1, "crawl.stdout"), (2, "crawl.stderr")):
+                    out = os.open(
+                        os.path.join(cwd, name), os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+                    )
+                    os.dup2(out, fd)
+                    os.close(out)
+                null = os.open(os.devnull, os.O_RDONLY)
+                os.dup2(null, 0)
+                os.close(null)
+                os.environ.clear()
+                os.environ.update(request["env"])
+                python_path = _python_path(request["env"])
+                sys.path[1 : 1 + first_entries] = python_path
+                _main(request["config"])
+                code = 0
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else 1
+            except BaseException:
+                traceback.print_exc()
+            finally:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(code)
+        answers.write(f"{pid}\n")
+        _, status = os.waitpid(pid, 0)
+        answers.write(f"{os.waitstatus_to_exitcode(status)}\n")
 
 
 def _main(config_path: str) -> None:
@@ -477,4 +692,7 @@ def iter_jsonl(path: Path) -> Iterator[dict[str, Any]]:
 
 
 if __name__ == "__main__":
-    _main(sys.argv[1])
+    if sys.argv[1] == "--fork-crawls":
+        _serve_forks()
+    else:
+        _main(sys.argv[1])

@@ -152,6 +152,7 @@ def test_the_template_check_follows_edits() -> None:
     assert len(ours_soup.select("p")) == 1
 
 
+@pytest.mark.slow  # ~40 CPU-s: the slow pass of .ci/run, not the default run
 @pytest.mark.parametrize(
     "selector",
     [

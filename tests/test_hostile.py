@@ -1,7 +1,9 @@
 """Hostile documents: nothing a server sends may crash, hang or leak.
 
-Each case runs in a few seconds: sizes are the issue's (100,000-deep nesting,
-1,000,000 siblings, 50 MB, 10,000 attributes), the checks are linear. Where
+Sizes are the issue's (100,000-deep nesting, 1,000,000 siblings, 50 MB,
+10,000 attributes), the checks are linear; the three largest cost the most
+CPU of the suite (the 50 MB page about 90 CPU-seconds), so they run once in
+CI's slow pass (``pytest -m slow``), not in every default run. Where
 bs4 can process the same input in reasonable time it is the oracle; where it
 cannot (1,000,000 siblings, 50 MB) lxml's own XPath over the same tree is.
 """
@@ -38,6 +40,7 @@ def _everything(soup: Soup) -> None:
 # -- size and shape ----------------------------------------------------------------
 # 2-5 s each: the rebuild from parser events is linear, and the soup frees
 # its wrappers deepest first (Soup.__del__; top-down took ~45 s).
+@pytest.mark.slow  # CPU-heavy: the slow pass of .ci/run (once), not the default run
 @pytest.mark.parametrize("mode", MODES)
 def test_100_000_deep_nesting(mode: str) -> None:
     text = "<div>" * 100_000 + "deep" + "</div>" * 100_000 + "<p>after</p>"
@@ -97,6 +100,7 @@ def test_deep_string_through_clean_and_links() -> None:
     assert absolutize_links(shallow, "http://e.com/").count("http://e.com/x") == 500
 
 
+@pytest.mark.slow  # CPU-heavy: the slow pass of .ci/run (once), not the default run
 def test_1_000_000_siblings() -> None:
     text = "<body>" + "<br>" * 1_000_000 + "<p id=last>end</p></body>"
     soup = Soup(text)
@@ -128,6 +132,7 @@ def _fifty_megabytes() -> str:
     )
 
 
+@pytest.mark.slow  # CPU-heavy: the slow pass of .ci/run (once), not the default run
 def test_50_mb_page() -> None:
     text = _fifty_megabytes()
     data = text.encode("utf-8")
