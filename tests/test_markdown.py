@@ -511,3 +511,21 @@ def test_cleaning_only_the_attributes_read_changes_nothing_on_the_pages(
 ) -> None:
     part = page_part(path)
     assert to_markdown(part) == _fully_cleaned_markdown(part, BASE)
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        "<div><ul><li>a</li></ul></div><div><ul><li>b</li></ul></div>",
+        "<section><ol><li>a</li></ol></section><div><ol><li>b</li></ol></div>",
+        "<ul><li>a</li></ul><div><div><ul><li>b</li></ul></div></div>",
+    ],
+)
+def test_lists_in_blocks_next_to_each_other_stay_two_lists(html: str) -> None:
+    # A block's paragraphs and blocks are written in its parent's flow, so
+    # a list right after another (in the Markdown) takes the other marker,
+    # in a <div> as anywhere: the same marker would make them one list.
+    rendered = RENDERER.render(to_markdown(html))
+    tag = "ol" if "<ol>" in html else "ul"
+    assert rendered.count(f"<{tag}") == html.count(f"<{tag}>")
+    assert to_text(rendered).split() == to_text(html).split()

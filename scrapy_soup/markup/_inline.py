@@ -16,6 +16,8 @@ import re
 import unicodedata
 from typing import Any
 
+from ._convert import WHITESPACE
+
 __all__ = ["Inline", "escape_text", "link_destination"]
 
 #: Characters that may be Markdown syntax inside a line, depending on what
@@ -41,6 +43,8 @@ _LINE_START = re.compile(
     r"#{1,6}(?= |$)|>|[-+](?= |$)|\d{1,9}[.)](?= |$)|[-=]+ *$|[-|:][-|: ]*$"
 )
 _SPACE = " "
+#: What HTML collapses (`WHITESPACE`): ASCII whitespace, not U+00A0.
+_WHITESPACE_CHARS = " \t\n\r\f"
 
 
 def escape_text(text: str, link: bool = False, cell: bool = False) -> str:
@@ -231,6 +235,26 @@ class Inline:
             self.content = True
             if collapsed[-1] == _SPACE:
                 tokens.append(_SPACE)
+
+    def raw(self, text: str) -> None:
+        """Add text as the tree holds it: `text` of it, whitespace collapsed.
+
+        Most texts between tags are whitespace alone: one space, found
+        without the collapsing regex.
+        """
+        core = text.strip(_WHITESPACE_CHARS)
+        if not core:
+            if text:
+                self._outside(_SPACE)
+            return
+        if text[0] in _WHITESPACE_CHARS:
+            self._outside(_SPACE)
+        self.tokens.append(
+            escape_text(WHITESPACE.sub(" ", core), self.in_link, self.cell)
+        )
+        self.content = True
+        if text[-1] in _WHITESPACE_CHARS:
+            self.tokens.append(_SPACE)
 
     def _outside(self, token: object) -> None:
         """Add a space or break, before the openers it would follow."""

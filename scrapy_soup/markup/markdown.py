@@ -45,6 +45,9 @@ _LISTS = frozenset({"ul", "ol", "menu", "dir"})
 _EMPHASIS = {"em": "*", "i": "*", "strong": "**", "b": "**"}
 _CODE = frozenset({"code", "kbd", "samp", "tt"})
 _PRE = frozenset({"pre", "listing", "xmp", "plaintext"})
+#: The blocks `_Converter.block` writes in a shape of their own (the others
+#: are their content's paragraphs and blocks).
+_SHAPED = frozenset({*_HEADINGS, *_LISTS, *_PRE, "blockquote", "hr", "table"})
 #: What makes a table a layout table (written as its cells' blocks): a
 #: GFM table cell holds one line of inline content.
 _NOT_IN_CELLS = ("table", "ul", "ol", "li", "dl", "pre", "blockquote", "hr", *_HEADINGS)
@@ -207,9 +210,6 @@ class _Converter:
                 holders.add(parent)
                 parent = parent.getparent()
         self.holders = holders
-        #: Elements never shown (`SKIPPED_TAGS`, ``hidden``), found in C.
-        self.skipped = set(root.iter(*SKIPPED_TAGS))
-        self.skipped.update(root.xpath(".//*[@hidden]"))
 
     def is_block(self, node: Any) -> bool:
         return node.tag in BLOCK_TAGS or node in self.holders
@@ -219,7 +219,7 @@ class _Converter:
         """The blocks of ``el``'s content."""
         flow = _Flow(Inline(link=self.linking > 0))
         if el.text:
-            flow.inline.text(WHITESPACE.sub(" ", el.text))
+            flow.inline.raw(el.text)
         self.flow(el, 0, depth, flow)
         self.end_line(flow, depth)
         return flow.out
@@ -242,11 +242,14 @@ class _Converter:
         continues. A link does the same if it starts with text (written as
         a link on that line); else it links the blocks it holds.
         """
-        holders, skipped = self.holders, self.skipped
-        sub = WHITESPACE.sub
+        holders = self.holders
         for child in el[start:] if start else el:
             tag = child.tag
-            if type(tag) is str and child not in skipped:
+            if (
+                type(tag) is str
+                and tag not in SKIPPED_TAGS
+                and child.get("hidden") is None
+            ):
                 if tag == "li" and depth + 1 < _MAX_DEPTH:
                     # A browser shows it as a list item wherever it is.
                     if flow.inline.content:
@@ -255,13 +258,28 @@ class _Converter:
                     flow.items.append(child)
                     if (child.tail or "").strip():
                         self.end_line(flow, depth)
-                        flow.inline.text(sub(" ", child.tail))
+                        flow.inline.raw(child.tail)
                     continue
                 if flow.items:
                     self.end_line(flow, depth)
                 if tag in BLOCK_TAGS:
                     self.end_line(flow, depth)
-                    self.block(child, depth + 1, flow.out)
+                    if tag in _SHAPED or depth + 1 >= _MAX_DEPTH:
+                        self.block(child, depth + 1, flow.out)
+                    else:
+                        # A block of paragraphs and blocks (div, p, section):
+                        # `block` of it, without a flow of its own.
+                        outer = flow.inline if flow.inline.tokens else None
+                        if outer is not None:  # spaces, breaks: for after it
+                            flow.inline = Inline(link=self.linking > 0)
+                        if child.text:
+                            flow.inline.raw(child.text)
+                        self.flow(child, 0, depth + 1, flow)
+                        self.end_line(flow, depth + 1)
+                        if outer is not None:
+                            flow.inline = outer
+                        elif flow.inline.tokens:  # its own spaces: dropped
+                            flow.inline = Inline(link=self.linking > 0)
                 elif child not in holders:
                     self.inline(child, flow.inline, depth + 1, flat=False)
                 elif depth + 1 >= _MAX_DEPTH:
@@ -273,12 +291,12 @@ class _Converter:
                         inline = flow.inline
                         inline.open_link(child.get("href"))
                         if child.text:
-                            inline.text(sub(" ", child.text))
+                            inline.raw(child.text)
                         for node in child[:lead]:
-                            if type(node.tag) is str and node not in self.skipped:
+                            if type(node.tag) is str and not _skipped(node):
                                 self.inline(node, inline, depth + 2, flat=False)
                             if node.tail:
-                                inline.text(sub(" ", node.tail))
+                                inline.raw(node.tail)
                         inline.close_link()
                         self.flow(child, lead, depth + 1, flow)
                     else:
@@ -286,13 +304,13 @@ class _Converter:
                         self.block(child, depth + 1, flow.out)
                 else:
                     if child.text:
-                        flow.inline.text(sub(" ", child.text))
+                        flow.inline.raw(child.text)
                     self.flow(child, 0, depth + 1, flow)
             tail = child.tail
             if tail:
                 if flow.items and tail.strip():
                     self.end_line(flow, depth)
-                flow.inline.text(sub(" ", tail))
+                flow.inline.raw(tail)
 
     def leading_inline(self, el: Any) -> int | None:
         """How many children of ``el`` come before its first block, if text
@@ -300,7 +318,7 @@ class _Converter:
         shown = bool((el.text or "").strip())
         for i, child in enumerate(el):
             tag = child.tag
-            if type(tag) is str and child not in self.skipped:
+            if type(tag) is str and not _skipped(child):
                 if tag in BLOCK_TAGS or tag == "li" or child in self.holders:
                     return i if shown else None
                 shown = shown or _has_text(child)
@@ -430,12 +448,12 @@ class _Converter:
 
         if nodes is None:
             if el.text:
-                inline.text(WHITESPACE.sub(" ", el.text))
+                inline.raw(el.text)
             nodes = list(el)
         last = nodes[-1] if nodes else None
         for child in nodes:
             tag = child.tag
-            if isinstance(tag, str) and child not in self.skipped:
+            if isinstance(tag, str) and not _skipped(child):
                 if tag == "li":
                     flush()
                     target = self.blocks(child, depth + 1)
@@ -457,7 +475,7 @@ class _Converter:
                 else:
                     self.inline(child, inline, depth + 1, flat=False)
             if child.tail and (el is not None or child is not last):
-                inline.text(WHITESPACE.sub(" ", child.tail))
+                inline.raw(child.tail)
         flush()
 
     def code_block(self, el: Any) -> str:
@@ -499,18 +517,26 @@ class _Converter:
 
     # -- inline -------------------------------------------------------------
     def inline_content(self, el: Any, inline: Inline, depth: int, flat: bool) -> None:
-        if el.text:
-            inline.text(WHITESPACE.sub(" ", el.text))
+        text = el.text
+        if text:
+            inline.raw(text)
+        depth += 1
         for child in el:
-            if isinstance(child.tag, str) and child not in self.skipped:
-                self.inline(child, inline, depth + 1, flat)
-            if child.tail:
-                inline.text(WHITESPACE.sub(" ", child.tail))
+            tag = child.tag
+            if (
+                type(tag) is str
+                and tag not in SKIPPED_TAGS
+                and child.get("hidden") is None
+            ):
+                self.inline(child, inline, depth, flat)
+            tail = child.tail
+            if tail:
+                inline.raw(tail)
 
     def inline(self, el: Any, inline: Inline, depth: int, flat: bool) -> None:
         tag = el.tag
         if depth >= _MAX_DEPTH:
-            inline.text(WHITESPACE.sub(" ", " ".join(el.itertext())))
+            inline.raw(" ".join(el.itertext()))
             return
         if tag == "br":
             inline.hard_break()
@@ -538,6 +564,15 @@ class _Converter:
             inline.space()
         else:
             self.inline_content(el, inline, depth, flat)
+
+
+def _skipped(node: Any) -> bool:
+    """Whether an element is never shown (`SKIPPED_TAGS`, ``hidden``).
+
+    Asked of each element as the walk meets it: an XPath search for
+    ``hidden`` took longer than reading the attribute of every element.
+    """
+    return node.tag in SKIPPED_TAGS or node.get("hidden") is not None
 
 
 def _paragraph(inline: Inline, out: list[_Block]) -> None:
@@ -718,7 +753,7 @@ def _plain(el: Any) -> list[str]:
     out = []
     for line in text_of_element(el).split("\n"):
         inline = Inline()
-        inline.text(WHITESPACE.sub(" ", line))
+        inline.raw(line)
         text = inline.markdown()
         if text:
             out.append(text)
