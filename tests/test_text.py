@@ -14,10 +14,12 @@ from pathlib import Path
 import html_text
 import pytest
 from conftest import corpus_pages, corpus_params, read_page
+from hypothesis import given
+from hypothesis import strategies as st
 
 from scrapy_soup import CleanPolicy, Soup, clean, to_markdown, to_text
 from scrapy_soup.markup._characters import has_forbidden
-from scrapy_soup.markup._convert import working_copy
+from scrapy_soup.markup._convert import WHITESPACE, collapse, working_copy
 from scrapy_soup.markup.text import text_of_element
 
 
@@ -222,3 +224,30 @@ def test_reading_as_cleaned_is_the_text_of_a_cleaned_copy_on_the_pages(
         got = _read_text(html, None)
         assert got is not None
         assert got == _cleaned_copy_text(html, None)
+
+
+@given(
+    st.text(alphabet=st.sampled_from(" \t\n\r\f\v\xa0\u2003\x1c\x85\x00aé中"))
+    | st.text()
+)
+def test_collapse_is_the_whitespace_regex(text: str) -> None:
+    # What the walks collapse text with: the same as the regex, HTML's
+    # whitespace only (not U+00A0, \v, \x1c or other Unicode spaces).
+    assert collapse(text) == WHITESPACE.sub(" ", text)
+
+
+@pytest.mark.parametrize(
+    ("text", "collapsed"),
+    [
+        ("", ""),
+        (" \n\t", " "),
+        ("a\n  b", "a b"),
+        ("\ta\fb\r", " a b "),
+        ("a\vb  c", "a\vb c"),
+        ("\xa0a\u2003 b", "\xa0a\u2003 b"),
+        ("é\n中", "é 中"),
+        ("a\ud800 \n b", "a\ud800 b"),  # a lone surrogate: the regex's way
+    ],
+)
+def test_collapse(text: str, collapsed: str) -> None:
+    assert collapse(text) == collapsed

@@ -16,7 +16,7 @@ import re
 import unicodedata
 from typing import Any
 
-from ._convert import WHITESPACE
+from ._convert import collapse
 
 __all__ = ["Inline", "escape_text", "link_destination"]
 
@@ -43,8 +43,6 @@ _LINE_START = re.compile(
     r"#{1,6}(?= |$)|>|[-+](?= |$)|\d{1,9}[.)](?= |$)|[-=]+ *$|[-|:][-|: ]*$"
 )
 _SPACE = " "
-#: What HTML collapses (`WHITESPACE`): ASCII whitespace, not U+00A0.
-_WHITESPACE_CHARS = " \t\n\r\f"
 
 
 def escape_text(text: str, link: bool = False, cell: bool = False) -> str:
@@ -237,24 +235,8 @@ class Inline:
                 tokens.append(_SPACE)
 
     def raw(self, text: str) -> None:
-        """Add text as the tree holds it: `text` of it, whitespace collapsed.
-
-        Most texts between tags are whitespace alone: one space, found
-        without the collapsing regex.
-        """
-        core = text.strip(_WHITESPACE_CHARS)
-        if not core:
-            if text:
-                self._outside(_SPACE)
-            return
-        if text[0] in _WHITESPACE_CHARS:
-            self._outside(_SPACE)
-        self.tokens.append(
-            escape_text(WHITESPACE.sub(" ", core), self.in_link, self.cell)
-        )
-        self.content = True
-        if text[-1] in _WHITESPACE_CHARS:
-            self.tokens.append(_SPACE)
+        """Add text as the tree holds it: `text` of it, whitespace collapsed."""
+        self.text(collapse(text))
 
     def _outside(self, token: object) -> None:
         """Add a space or break, before the openers it would follow."""

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from lxml import etree
 
 from ._characters import has_forbidden
-from ._convert import BLOCK_TAGS, SKIPPED_TAGS, WHITESPACE, working_copy
+from ._convert import BLOCK_TAGS, SKIPPED_TAGS, collapse, working_copy
 from ._document import DOCUMENT_PARTS
 from ._markup import target_element
 from ._policy import (
@@ -192,7 +192,6 @@ def _collect(el: Any, items: list[Any], reading: _Reading | None = None) -> None
     of a tree not cleaned, as it would be once cleaned (`_Reading`).
     """
     add = items.append
-    sub = WHITESPACE.sub
     blocks, skipped, cells, pres = BLOCK_TAGS, SKIPPED_TAGS, _CELLS, _PRE_TAGS
     pre = 0  # how many <pre> (and alike) the walk is in
     left_out = None  # the element whose content the walk skipped
@@ -225,7 +224,7 @@ def _collect(el: Any, items: list[Any], reading: _Reading | None = None) -> None
                     # Unwrapped: its text and content are its parent's.
                     text = node.text
                     if text:
-                        add(_Forced(text) if pre else sub(" ", text))
+                        add(_Forced(text) if pre else collapse(text))
                     continue
             if (
                 tag in skipped
@@ -254,7 +253,7 @@ def _collect(el: Any, items: list[Any], reading: _Reading | None = None) -> None
                 add(_Forced(_NEWLINE))
             text = node.text
             if text:
-                add(_Forced(text) if pre else sub(" ", text))
+                add(_Forced(text) if pre else collapse(text))
             continue
         # "end" (or a comment's, a processing instruction's)
         if node is left_out:
@@ -279,7 +278,7 @@ def _collect(el: Any, items: list[Any], reading: _Reading | None = None) -> None
         if node is not el:
             tail = node.tail
             if tail and not (closed and node.getparent() in closed):
-                add(_Forced(tail) if pre else sub(" ", tail))
+                add(_Forced(tail) if pre else collapse(tail))
 
 
 _EVENTS: tuple[Literal["start", "end", "comment", "pi"], ...] = (
