@@ -272,6 +272,10 @@ class Config:
     #: fields converted to plain text / Markdown after cleaning
     text_fields: tuple[str, ...] = ()
     markdown_fields: tuple[str, ...] = ()
+    #: fields holding a page, exported as its main content
+    main_content_fields: tuple[str, ...] = ()
+    #: ``SOUP_MAIN_CONTENT_METADATA``: the page's metadata fills the item
+    main_content_metadata: bool = False
     drop_failed_items: bool = False
     links_extra_attributes: tuple[str, ...] = ()
     #: ``SOUP_CLEAN_POLICY`` changed by the other ``SOUP_CLEAN_*`` settings
@@ -280,7 +284,15 @@ class Config:
     @property
     def markup_fields(self) -> tuple[str, ...]:
         """Every field the settings name as holding HTML, whatever its format."""
-        return self.html_fields + self.text_fields + self.markdown_fields
+        # Once each: a main-content field is named again for its format.
+        return tuple(
+            dict.fromkeys(
+                self.html_fields
+                + self.text_fields
+                + self.markdown_fields
+                + self.main_content_fields
+            )
+        )
 
     @classmethod
     def from_settings(cls, settings: BaseSettings) -> Config:
@@ -310,6 +322,8 @@ class Config:
             html_fields=_get(values, "SOUP_HTML_FIELDS", tuple),
             text_fields=text_fields,
             markdown_fields=markdown_fields,
+            main_content_fields=_get(values, "SOUP_MAIN_CONTENT_FIELDS", tuple),
+            main_content_metadata=_get(values, "SOUP_MAIN_CONTENT_METADATA", bool),
             drop_failed_items=_get(values, "SOUP_DROP_FAILED_ITEMS", bool),
             links_extra_attributes=_get(values, "SOUP_LINKS_EXTRA_ATTRIBUTES", tuple),
             policy=_policy(values),

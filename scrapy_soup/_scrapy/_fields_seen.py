@@ -1,7 +1,7 @@
 """Which of the configured field names items had; reported at close.
 
-A field named in ``SOUP_HTML_FIELDS``, ``SOUP_TEXT_FIELDS`` or
-``SOUP_MARKDOWN_FIELDS`` that no item had is logged once, with the field
+A field named in ``SOUP_HTML_FIELDS``, ``SOUP_TEXT_FIELDS``,
+``SOUP_MARKDOWN_FIELDS`` or ``SOUP_MAIN_CONTENT_FIELDS`` that no item had is logged once, with the field
 items had that is close to it, if one is.
 """
 
@@ -37,6 +37,7 @@ class FieldsSeen:
             "SOUP_HTML_FIELDS": config.html_fields,
             "SOUP_TEXT_FIELDS": config.text_fields,
             "SOUP_MARKDOWN_FIELDS": config.markdown_fields,
+            "SOUP_MAIN_CONTENT_FIELDS": config.main_content_fields,
         }
         self._setting_of = {f: s for s, fields in named.items() for f in fields}
         self.missing: set[str] = set(self._setting_of)

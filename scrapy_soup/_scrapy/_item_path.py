@@ -2,9 +2,11 @@
 
 :class:`ItemPath` (one per crawler, :meth:`ItemPath.of`) owns what happens to
 an item's fields: finding its HTML fields (``SOUP_HTML_FIELDS``,
-``SOUP_TEXT_FIELDS``, ``SOUP_MARKDOWN_FIELDS``, field metadata, values that
-held soup Tags), converting soup objects to plain data, making links
-absolute, cleaning, converting to text or Markdown, and counting failures.
+``SOUP_TEXT_FIELDS``, ``SOUP_MARKDOWN_FIELDS``, ``SOUP_MAIN_CONTENT_FIELDS``,
+field metadata, values that held soup Tags), converting soup objects to
+plain data, taking a page's main content (the first step for a
+main-content field: only the article goes on), making links absolute,
+cleaning, converting to text or Markdown, and counting failures.
 The spider middleware calls :meth:`ItemPath.from_callback` and each pipeline
 :meth:`ItemPath.process` with its own :class:`Stage`; neither builds the other
 or reads its state.
@@ -35,6 +37,7 @@ from scrapy_soup._scrapy._bridge import (
     clean,
     clean_markup,
     clean_text,
+    container_of,
     convert,
     fragment_html,
     fragment_of_markup,
@@ -43,6 +46,7 @@ from scrapy_soup._scrapy._bridge import (
 )
 from scrapy_soup._scrapy._checks import crawler_config
 from scrapy_soup._scrapy._fields_seen import FieldsSeen
+from scrapy_soup._scrapy._main_content import extract, fill_metadata, is_page
 from scrapy_soup._scrapy._origins import ItemOrigins, Origin
 from scrapy_soup._scrapy._plain import (
     FieldFailures,
@@ -53,11 +57,12 @@ from scrapy_soup._scrapy._plain import (
     field_formats,
     html_field_names,
     is_item_type,
+    main_content_names,
     same_sequence,
     set_field,
 )
 from scrapy_soup._scrapy._setup import CLEAN, LINKS, Setup
-from scrapy_soup._scrapy._stats import LINKS_ABSOLUTIZED
+from scrapy_soup._scrapy._stats import LINKS_ABSOLUTIZED, MAIN_CONTENT_EMPTY
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -190,7 +195,9 @@ class _ItemWork:
         "failed",
         "failures",
         "formats",
+        "main",
         "markup",
+        "metadata",
         "new_markup",
         "origin",
         "stages",
@@ -205,6 +212,7 @@ class _ItemWork:
         base_url: str | None,
         markup: dict[FieldPath, Markup] | None,
         formats: dict[str, str],
+        main: tuple[str, ...] = (),
     ) -> None:
         self.stages = stages
         self.failures = failures
@@ -214,6 +222,10 @@ class _ItemWork:
         self.markup = markup or {}
         #: field name -> "text" or "markdown", for fields not exported as HTML
         self.formats = formats
+        #: fields holding a page, exported as its main content
+        self.main = main
+        #: the metadata of the pages read (``SOUP_MAIN_CONTENT_METADATA``)
+        self.metadata: list[dict[str, Any]] = []
         #: what this component hands the next one
         self.new_markup: dict[FieldPath, Markup] = {}
         self.totals: dict[str, int] = {}
@@ -234,6 +246,8 @@ class ItemPath:
         self._marked: dict[type, tuple[str, ...]] = {}
         # item class -> its fields exported as text or Markdown
         self._formats: dict[type, dict[str, str]] = {}
+        # item class -> its fields holding a page, exported as its main content
+        self._main: dict[type, tuple[str, ...]] = {}
         self._failures: dict[str, FieldFailures] = {}
         self.instead = (
             "nothing, the item is dropped (SOUP_DROP_FAILED_ITEMS)"
@@ -288,21 +302,26 @@ class ItemPath:
         )
         # No base URL read yet: a Tag's own document has one, and finding a
         # page's <base> can walk its whole tree.
-        work = _ItemWork(self._early, failures, origin, None, None, formats)
+        main = main_content_names(item, config.main_content_fields, self._main)
+        work = _ItemWork(self._early, failures, origin, None, None, formats, main)
+        pages = None
         try:
             process = None
             if self._early:
                 process = functools.partial(self._process_tag, work)
+            if main:
+                pages = self._take_pages(item, work, process)
             converted = convert_item(item, names, process)
         except Exception:
             # Not expected (each value's failure is caught where it happens).
             logger.exception("Could not convert the soup objects of an item")
             converted = None
-        markup = None
+        markup = pages or None
         if converted is not None:
             for path, exc in converted.failed:
                 failures.report(path, exc, "None")
-            markup = converted.markup or None
+            if converted.markup:
+                markup = {**(markup or {}), **converted.markup}
         if origin is not None or markup is not None or work.failed:
             # A start item has no page, but its markup is known.
             self.origins.record(item, origin, markup, work.failed)
@@ -339,6 +358,56 @@ class ItemPath:
                 return escape_text(str(tag))
             except Exception:
                 return ""
+
+    def _take_pages(
+        self, item: Any, work: _ItemWork, process: Any
+    ) -> dict[FieldPath, Markup]:
+        """Main-content fields holding a page object (a response, a soup):
+        each becomes its main content, read on the page's own tree.
+
+        With ``process`` (the spider middleware runs the stages), the content
+        leaves here as its final ``str``; otherwise as its HTML, its tree
+        handed to the pipelines beside the item. Returns the markup recorded.
+        """
+        fields: Any = item if type(item) is dict else ItemAdapter(item)
+        found: dict[FieldPath, Markup] = {}
+        for name in work.main:
+            value = fields.get(name)
+            if not is_page(value):
+                continue
+            path = (name,)
+            base_url = work.base_url
+            if base_url is None and work.origin is not None:
+                base_url = work.origin.base_url
+            try:
+                fragment = self._page_content(value, base_url, work)
+                if process is not None:
+                    text = process(fragment, fragment, path)
+                    found[path] = Markup(text, None, None, done=True)
+                else:
+                    text = fragment_html(fragment)
+                    # Its base URL goes with it (the page's own).
+                    found[path] = Markup(text, fragment, fragment)
+            except Exception as exc:
+                work.failed = True
+                work.failures.report(path, exc, self.instead)
+                text = escape_text(_page_text(value))
+                found[path] = Markup(text, None, None, done=True)
+            set_field(item, name, text)
+        for meta in work.metadata:
+            fill_metadata(item, meta)
+        work.metadata.clear()
+        return found
+
+    def _page_content(self, page: Any, base_url: str | None, work: _ItemWork) -> Soup:
+        """The main content of ``page`` as a working tree; its metadata kept in
+        ``work`` when the item is to have it."""
+        fragment, meta = extract(page, base_url, self.config.main_content_metadata)
+        if meta is not None:
+            work.metadata.append(meta)
+        if not len(container_of(fragment)):
+            self._inc({MAIN_CONTENT_EMPTY: 1})
+        return fragment
 
     _warned_url_field: set[type] | None = None
 
@@ -398,6 +467,19 @@ class ItemPath:
         config = self.config
         html_names = html_field_names(item, config.markup_fields, self._marked)
         markup = self.origins.markup(item)
+        fields: Any = item if type(item) is dict else ItemAdapter(item)
+        main = main_content_names(item, config.main_content_fields, self._main)
+        formats = field_formats(
+            item, config.text_fields, config.markdown_fields, self._formats
+        )
+        base_url = self._base_url_of(origin, fields)
+        work = _ItemWork(stages, failures, origin, base_url, markup, formats, main)
+        if main:
+            # A page object put into the item since the callback (or without
+            # the spider middleware) is read on its own tree.
+            pages = self._take_pages(item, work, None)
+            if pages:
+                markup = work.markup = {**(markup or {}), **pages}
         # Soup objects put into the item since the callback (or without the
         # spider middleware) become plain data first.
         converted = convert_item(item, html_names)
@@ -405,8 +487,7 @@ class ItemPath:
             for path, exc in converted.failed:
                 failures.report(path, exc, "None")
             if converted.markup:
-                markup = {**(markup or {}), **converted.markup}
-        fields: Any = item if type(item) is dict else ItemAdapter(item)
+                markup = work.markup = {**(markup or {}), **converted.markup}
         by_field: dict[str, list[FieldPath]] = {}
         for path in markup or ():
             if path[0] not in html_names:
@@ -414,13 +495,7 @@ class ItemPath:
         names = [n for n in html_names if n in fields]
         names.extend(n for n in by_field if n not in names and n in fields)
         if not names:
-            return True
-        formats = field_formats(
-            item, config.text_fields, config.markdown_fields, self._formats
-        )
-        work = _ItemWork(
-            stages, failures, origin, self._base_url_of(origin, fields), markup, formats
-        )
+            return not (work.failed and config.drop_failed_items)
         for name in names:
             value = fields.get(name)
             if value is None:
@@ -429,6 +504,8 @@ class ItemPath:
             new = self._at(value, (name,), rests, work, final, next_is_soup)
             if new is not value:
                 set_field(item, name, new)
+        for meta in work.metadata:
+            fill_metadata(item, meta)
         self._inc(work.totals)
         if not final:
             # Paths not handed over still hold markup for the next pipeline,
@@ -573,6 +650,13 @@ class ItemPath:
                 # A soup object keeps its own document's base URL.
                 base_url = own_base
         fmt = work.formats.get(path[0]) if work.formats else None
+        main = path[0] in work.main
+        if fragment is None and main:
+            # A page: its main content is what the stages work on.
+            try:
+                fragment = self._page_content(text, base_url, work)
+            except Exception as exc:
+                raise _Failed(exc, escape_text(text)) from exc
         if fragment is None and fmt is None and "<" not in text:
             # No markup: nothing to rewrite or clean, and parsing would
             # only re-escape the text ("AT&T" -> "AT&amp;T"); but it goes to
@@ -607,6 +691,17 @@ class ItemPath:
         doc = recorded.doc if recorded is not None else None
         work.new_markup[path] = Markup(out, fragment, doc)
         return out
+
+
+def _page_text(page: Any) -> str:
+    """A page object's markup as it came, to be escaped when it failed."""
+    from scrapy.http import Response, TextResponse
+
+    if isinstance(page, TextResponse):
+        return page.text
+    if isinstance(page, Response):
+        return page.body.decode("utf-8", "replace")
+    return str(page)
 
 
 _by_crawler: weakref.WeakKeyDictionary[Crawler, ItemPath] = weakref.WeakKeyDictionary()

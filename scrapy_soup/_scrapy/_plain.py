@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FORMATS",
+    "MAIN_CONTENT",
     "MAX_DEPTH",
     "Converted",
     "FieldFailures",
@@ -47,6 +48,7 @@ __all__ = [
     "holds_soup",
     "html_field_names",
     "is_item_type",
+    "main_content_names",
     "same_sequence",
     "set_field",
 ]
@@ -138,9 +140,10 @@ def html_field_names(
 ) -> tuple[str, ...]:
     """Names of the item's HTML fields: those the settings name plus the marked ones.
 
-    ``configured``: ``SOUP_HTML_FIELDS``, ``SOUP_TEXT_FIELDS`` and
-    ``SOUP_MARKDOWN_FIELDS``. A field is marked by its metadata (``html``,
-    ``text`` or ``markdown`` true): ``scrapy.Field(html=True)``,
+    ``configured``: ``SOUP_HTML_FIELDS``, ``SOUP_TEXT_FIELDS``,
+    ``SOUP_MARKDOWN_FIELDS`` and ``SOUP_MAIN_CONTENT_FIELDS``. A field is
+    marked by its metadata (``html``, ``text``, ``markdown`` or
+    ``main_content`` true): ``scrapy.Field(html=True)``,
     ``dataclasses.field(metadata={"html": True})``, ``attrs.field(metadata=
     {"html": True})`` or pydantic's ``Field(json_schema_extra={"html":
     True})``. ``marked`` caches the marked names per item class.
@@ -151,7 +154,7 @@ def html_field_names(
     names = marked.get(item_class)
     if names is None:
         found: list[str] = list(configured)
-        found.extend(n for n in _class_marks(item_class)[0] if n not in found)
+        found.extend(n for n in _class_marks(item_class).names if n not in found)
         names = marked[item_class] = tuple(found)
     return names
 
@@ -168,28 +171,72 @@ def _marked(meta: Mapping[str, Any], key: str) -> bool:
     return isinstance(extra, Mapping) and bool(extra.get(key))
 
 
+#: The metadata key that marks a field holding a page, exported as its
+#: main content (in the format its other keys choose).
+MAIN_CONTENT = "main_content"
+
+
+class _ClassMarks:
+    """What an item class's field metadata marks, read once per class."""
+
+    __slots__ = ("formats", "main_content", "names")
+
+    def __init__(
+        self, names: tuple[str, ...], formats: dict[str, str], main: tuple[str, ...]
+    ) -> None:
+        #: the fields holding HTML (``html``, ``text``, ``markdown`` or
+        #: ``main_content`` true)
+        self.names = names
+        #: of those, the ones exported converted (Markdown if marked both ways)
+        self.formats = formats
+        #: of those, the ones holding a page, exported as its main content
+        self.main_content = main
+
+
 #: item class -> what `_class_marks` read of its field metadata
-_CLASS_MARKS: dict[type, tuple[tuple[str, ...], dict[str, str]]] = {}
+_CLASS_MARKS: dict[type, _ClassMarks] = {}
 
 
-def _class_marks(item_class: type) -> tuple[tuple[str, ...], dict[str, str]]:
-    """What an item class's field metadata marks, read once per class: the
-    fields holding HTML (``html``, ``text`` or ``markdown`` true) and, of
-    those, the ones exported converted (Markdown if marked both ways)."""
+def _class_marks(item_class: type) -> _ClassMarks:
+    """What an item class's field metadata marks, read once per class."""
     known = _CLASS_MARKS.get(item_class)
     if known is not None:
         return known
     names: list[str] = []
     formats: dict[str, str] = {}
+    main: list[str] = []
     for name in ItemAdapter.get_field_names_from_class(item_class) or ():
         meta = ItemAdapter.get_field_meta_from_class(item_class, name)
         fmt = next((key for key in FORMATS if _marked(meta, key)), None)
         if fmt is not None:
             formats[name] = fmt
-        if fmt is not None or _marked(meta, "html"):
+        if _marked(meta, MAIN_CONTENT):
+            main.append(name)
+        if fmt is not None or _marked(meta, "html") or name in main:
             names.append(name)
-    known = _CLASS_MARKS[item_class] = (tuple(names), formats)
+    known = _CLASS_MARKS[item_class] = _ClassMarks(tuple(names), formats, tuple(main))
     return known
+
+
+def main_content_names(
+    item: Any, configured: tuple[str, ...], cache: dict[type, tuple[str, ...]]
+) -> tuple[str, ...]:
+    """Names of the item's fields holding a page, exported as its main content.
+
+    From ``SOUP_MAIN_CONTENT_FIELDS`` and the ``main_content`` key of the
+    field metadata (``scrapy.Field(main_content=True)``, as ``html=True``).
+    ``cache`` keeps the answer per item class.
+    """
+    item_class = type(item)
+    names = cache.get(item_class)
+    if names is None:
+        found = list(configured)
+        if item_class is not dict:
+            found.extend(
+                n for n in _class_marks(item_class).main_content if n not in found
+            )
+        names = cache[item_class] = tuple(found)
+    return names
 
 
 def field_formats(
@@ -211,7 +258,7 @@ def field_formats(
         formats = dict.fromkeys(text_fields, "text")
         formats.update(dict.fromkeys(markdown_fields, "markdown"))
         if item_class is not dict:
-            for name, fmt in _class_marks(item_class)[1].items():
+            for name, fmt in _class_marks(item_class).formats.items():
                 formats.setdefault(name, fmt)
         cache[item_class] = formats
     return formats

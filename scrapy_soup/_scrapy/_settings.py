@@ -90,6 +90,24 @@ SETTINGS: tuple[Setting, ...] = (
         "item fields holding HTML that are converted to Markdown after cleaning",
     ),
     Setting(
+        "SOUP_MAIN_CONTENT_FIELDS",
+        STR_LIST,
+        [],
+        "item fields holding a page (a response, `response.soup` or its HTML) "
+        "exported as its main content (`main_content()`), absolute and clean: "
+        "HTML, or text or Markdown when `SOUP_TEXT_FIELDS` or "
+        "`SOUP_MARKDOWN_FIELDS` names the field too",
+    ),
+    Setting(
+        "SOUP_MAIN_CONTENT_METADATA",
+        BOOL,
+        False,
+        "also fill the item's `title`, `authors`, `published`, `modified`, "
+        "`language`, `canonical_url`, `description`, `site_name`, `image` and "
+        "`tags` fields from the `metadata()` of the page in its main-content "
+        "field: those the item declares (a dict: all) and that are empty",
+    ),
+    Setting(
         "SOUP_URL_FIELD",
         STR_OR_NONE,
         None,

@@ -17,6 +17,7 @@ __all__ = [
     "FIELDS_FAILED",
     "LINKS_ABSOLUTIZED",
     "LINKS_SKIPPED",
+    "MAIN_CONTENT_EMPTY",
     "RESPONSES_WRAPPED",
     "STATS",
     "STATS_BY_NAME",
@@ -45,6 +46,7 @@ CHARACTERS_REMOVED = "soup/characters_removed"
 FIELDS_FAILED = "soup/fields_failed"
 DOCUMENTS_TRUNCATED = "soup/documents_truncated"
 LINKS_SKIPPED = "soup/links_skipped"
+MAIN_CONTENT_EMPTY = "soup/main_content_empty"
 
 STATS: tuple[Stat, ...] = (
     Stat(
@@ -93,6 +95,11 @@ STATS: tuple[Stat, ...] = (
         "soup Tags `response.follow_all()` skipped, as Scrapy's LinkExtractor "
         "skips them: links neither `http(s)` nor relative (`mailto:`, `tel:`, "
         "`javascript:`, `data:`, `ftp:`), and links that make no valid URL",
+    ),
+    Stat(
+        MAIN_CONTENT_EMPTY,
+        "pages in main-content fields where nothing reads as content "
+        "(`main_content()` gave None): the field is exported empty",
     ),
 )
 
