@@ -72,7 +72,12 @@ from ._policy import (
     get_policy,
 )
 from ._url import Base
-from .links import absolutize_element, absolutize_nodes, link_attribute_names
+from .links import (
+    absolutize_element,
+    absolutize_nodes,
+    absolutize_read,
+    link_attribute_names,
+)
 
 __all__ = [
     "EPUB_POLICY",
@@ -195,7 +200,10 @@ def clean_with_links(
     if characters:
         _clean_characters(el, compiled, stats, read)
     if base_url is not None:
-        absolutize_nodes(el, found, base_url, extra_attrs=extra_attrs)
+        if read is not None and names is not None:
+            absolutize_read(el, found, base_url, names)
+        else:
+            absolutize_nodes(el, found, base_url, extra_attrs=extra_attrs)
     return stats
 
 

@@ -51,6 +51,7 @@ __all__ = [
     "absolutize_element",
     "absolutize_links",
     "absolutize_nodes",
+    "absolutize_read",
     "link_attribute_names",
 ]
 
@@ -244,6 +245,57 @@ def absolutize_nodes(
     return _absolutize_nodes(
         el, nodes, base_url, _kinds(tuple(sorted(set(extra_attrs))))
     )
+
+
+def absolutize_read(
+    el: etree._Element,
+    nodes: Iterable[etree._Element],
+    base_url: str,
+    names: Set[str],
+) -> int:
+    """`absolutize_nodes` of only the attributes *names* (a converter's
+    ``href`` and ``src``: one URL each), which is all a caller that reads
+    nothing else needs.
+
+    The other link attributes (``srcset``, ``style``, ``<style>``'s CSS) are
+    left as they are: the caller never writes them.  Each node's *names*
+    are read by name instead of going through all its attributes.  Names
+    that do not hold one URL everywhere take `_absolutize_nodes`'s path.
+    """
+    kinds = _kinds(())
+    if any(kinds.get(name) != _SINGLE or name in _ONLY_ON for name in names):
+        read_kinds = {name: kind for name, kind in kinds.items() if name in names}
+        return _absolutize_nodes(el, nodes, base_url, read_kinds)
+    base, document_url = document_base(el, base_url)
+    resolve = base.resolve
+    ordered = sorted(names)
+    count = 0
+    bases: dict[str, bool] = {}
+    for node in nodes:
+        tag = node.tag
+        if not isinstance(tag, str):  # pragma: no cover - elements only
+            continue
+        is_base = bases.get(tag)
+        if is_base is None:
+            is_base = bases[tag] = _local(tag).lower() == "base"
+        for name in ordered:
+            value = node.get(name)
+            if value is None:
+                continue
+            if is_base:
+                resolved = document_url.resolve(value)
+            elif name == "href" and not value.strip(_C0_OR_SPACE):
+                resolved = base.resolve_empty()  # as in `_absolutize_nodes`
+            else:
+                resolved = resolve(value)
+            if resolved is None or resolved == value:
+                continue
+            try:
+                node.set(name, resolved)
+            except ValueError:
+                set_attribute(node, name, resolved)
+            count += 1
+    return count
 
 
 def _absolutize_nodes(

@@ -45,6 +45,8 @@ _LISTS = frozenset({"ul", "ol", "menu", "dir"})
 _EMPHASIS = {"em": "*", "i": "*", "strong": "**", "b": "**"}
 _CODE = frozenset({"code", "kbd", "samp", "tt"})
 _PRE = frozenset({"pre", "listing", "xmp", "plaintext"})
+#: The elements `_Converter.inline` writes otherwise than as their content.
+_INLINE_SHAPED = frozenset({"br", "img", "a", *_EMPHASIS, *_CODE, *BLOCK_TAGS})
 #: The blocks `_Converter.block` writes in a shape of their own (the others
 #: are their content's paragraphs and blocks).
 _SHAPED = frozenset({*_HEADINGS, *_LISTS, *_PRE, "blockquote", "hr", "table"})
@@ -52,26 +54,22 @@ _SHAPED = frozenset({*_HEADINGS, *_LISTS, *_PRE, "blockquote", "hr", "table"})
 #: GFM table cell holds one line of inline content.
 _NOT_IN_CELLS = ("table", "ul", "ol", "li", "dl", "pre", "blockquote", "hr", *_HEADINGS)
 #: What a heading cannot hold on its line: written as blocks after it.
-_NOT_IN_HEADINGS = (
-    "table",
-    "ul",
-    "ol",
-    "li",
-    "dl",
-    "pre",
-    "blockquote",
-    "hr",
-    *_HEADINGS,
+_NOT_IN_HEADINGS = frozenset(
+    {"table", "ul", "ol", "li", "dl", "pre", "blockquote", "hr", *_HEADINGS}
 )
-#: A trailing run of ``#`` a heading would read as its closing sequence.
 #: What a block shows even without text.
-_STRUCTURE = ("img", "hr", "li", *_HEADINGS, *_PRE)
+_STRUCTURE = frozenset({"img", "hr", "li", *_HEADINGS, *_PRE})
+#: What makes ``<code>`` more than a code span (`_Converter.inline`).
+_LINKS_IN_CODE = frozenset({"a", "img"})
+#: A trailing run of ``#`` a heading would read as its closing sequence.
 _CLOSING_HASHES = re.compile(r"(?:^| )(#+)$")
 #: The language of a code block: ``language-python`` (the HTML standard's
 #: recommendation, highlight.js, Prism) or ``lang-python`` (Prettify).
 _LANGUAGE = re.compile(r"(?:^|\s)lang(?:uage)?-([\w.+#-]+)")
 #: URL schemes never written as a link or image, whatever the policy kept.
 _SCRIPT_URL = re.compile(r"\s*(?:javascript|vbscript|livescript|mocha|data):", re.I)
+#: Starts of a URL that no script URL has (most links on a page).
+_PLAIN_URL_STARTS = ("http://", "https://", "/")
 _DATA_IMAGE = re.compile(r"\s*data:image/(?:png|gif|jpeg|webp|avif|bmp)[;,]", re.I)
 #: Nesting deeper than this is written as plain paragraphs (no recursion
 #: limit is ever reached, whatever the input).
@@ -217,7 +215,7 @@ class _Converter:
     # -- blocks -------------------------------------------------------------
     def blocks(self, el: Any, depth: int) -> list[_Block]:
         """The blocks of ``el``'s content."""
-        flow = _Flow(Inline(link=self.linking > 0))
+        flow = _Flow(Inline(False, self.linking > 0))
         if el.text:
             flow.inline.raw(el.text)
         self.flow(el, 0, depth, flow)
@@ -231,7 +229,7 @@ class _Converter:
             flow.items = []
         if flow.inline.content:
             _paragraph(flow.inline, flow.out)
-            flow.inline = Inline(link=self.linking > 0)
+            flow.inline = Inline(False, self.linking > 0)
 
     def flow(self, el: Any, start: int, depth: int, flow: _Flow) -> None:
         """Add ``el``'s children from ``start`` (with their tails) to ``flow``.
@@ -254,7 +252,7 @@ class _Converter:
                     # A browser shows it as a list item wherever it is.
                     if flow.inline.content:
                         _paragraph(flow.inline, flow.out)
-                        flow.inline = Inline(link=self.linking > 0)
+                        flow.inline = Inline(False, self.linking > 0)
                     flow.items.append(child)
                     if (child.tail or "").strip():
                         self.end_line(flow, depth)
@@ -271,7 +269,7 @@ class _Converter:
                         # `block` of it, without a flow of its own.
                         outer = flow.inline if flow.inline.tokens else None
                         if outer is not None:  # spaces, breaks: for after it
-                            flow.inline = Inline(link=self.linking > 0)
+                            flow.inline = Inline(False, self.linking > 0)
                         if child.text:
                             flow.inline.raw(child.text)
                         self.flow(child, 0, depth + 1, flow)
@@ -279,9 +277,12 @@ class _Converter:
                         if outer is not None:
                             flow.inline = outer
                         elif flow.inline.tokens:  # its own spaces: dropped
-                            flow.inline = Inline(link=self.linking > 0)
+                            flow.inline = Inline(False, self.linking > 0)
                 elif child not in holders:
-                    self.inline(child, flow.inline, depth + 1, flat=False)
+                    if tag in _INLINE_SHAPED or depth + 1 >= _MAX_DEPTH:
+                        self.inline(child, flow.inline, depth + 1, False)
+                    else:  # as in `inline_content`
+                        self.inline_content(child, flow.inline, depth + 1, False)
                 elif depth + 1 >= _MAX_DEPTH:
                     self.end_line(flow, depth)
                     self.block(child, depth + 1, flow.out)
@@ -331,7 +332,7 @@ class _Converter:
             out.extend(_Block("p", text) for text in _plain(el))
         elif tag in _HEADINGS:
             prefix = "#" * int(tag[1])
-            if any(node is not el for node in el.iter(*_NOT_IN_HEADINGS)):
+            if _holds(el, _NOT_IN_HEADINGS):
                 # A list (or table…) in a heading: the heading is its first
                 # paragraph (else empty), the rest blocks after it.
                 inner = self.blocks(el, depth)
@@ -344,7 +345,7 @@ class _Converter:
                 out.append(heading)
                 out.extend(inner)
                 return
-            inline = Inline(link=self.linking > 0)
+            inline = Inline(False, self.linking > 0)
             self.inline_content(el, inline, depth, flat=True)
             heading = _heading(prefix, inline.markdown(flat=True))
             heading.linked = inline.links > 0
@@ -438,13 +439,14 @@ class _Converter:
         """Sort a list's content into ``items`` (each with the blocks after
         it) and the blocks ``before`` the first."""
         target = before if not items else items[-1][1]
-        inline = Inline(link=self.linking > 0)
+        inline = Inline(False, self.linking > 0)
 
         def flush() -> None:
             nonlocal inline
-            if inline.content:
-                _paragraph(inline, target)
-            inline = Inline(link=self.linking > 0)
+            if inline.tokens:  # else unused: kept
+                if inline.content:
+                    _paragraph(inline, target)
+                inline = Inline(False, self.linking > 0)
 
         if nodes is None:
             if el.text:
@@ -505,7 +507,7 @@ class _Converter:
         for i, row in enumerate(rows):
             cells = []
             for cell in row:
-                inline = Inline(cell=True, link=self.linking > 0)
+                inline = Inline(True, self.linking > 0)
                 self.inline_content(cell, inline, depth, flat=True)
                 cells.append(inline.markdown(flat=True))
             if i == 0:
@@ -528,7 +530,10 @@ class _Converter:
                 and tag not in SKIPPED_TAGS
                 and child.get("hidden") is None
             ):
-                self.inline(child, inline, depth, flat)
+                if tag in _INLINE_SHAPED or depth >= _MAX_DEPTH:
+                    self.inline(child, inline, depth, flat)
+                else:  # a <span> and the like: `inline` of it, without the call
+                    self.inline_content(child, inline, depth, flat)
             tail = child.tail
             if tail:
                 inline.raw(tail)
@@ -554,7 +559,7 @@ class _Converter:
             mark = inline.open_emphasis(_EMPHASIS[tag])
             self.inline_content(el, inline, depth, flat)
             inline.close_emphasis(mark)
-        elif tag in _CODE and not any(True for _ in el.iter("a", "img")):
+        elif tag in _CODE and not _holds(el, _LINKS_IN_CODE):
             inline.atom(_code_span(" ".join(el.itertext()), inline.cell))
         elif tag in BLOCK_TAGS:
             # In a heading or a cell, or a block that shows nothing: its
@@ -579,7 +584,7 @@ def _paragraph(inline: Inline, out: list[_Block]) -> None:
     """Add ``inline`` to ``out`` as a paragraph (unless it writes nothing)."""
     text = inline.markdown()
     if text:
-        out.append(_Block("p", text, linked=inline.links > 0))
+        out.append(_Block("p", text, "", inline.links > 0))
 
 
 def _item_body(blocks: list[_Block]) -> tuple[str, bool]:
@@ -606,6 +611,8 @@ def _safe_url(url: str | None, image: bool) -> bool:
     image's), whatever the policy kept."""
     if url is None:
         return False
+    if url.startswith(_PLAIN_URL_STARTS):
+        return True  # most links: no script scheme can follow
     if image and _DATA_IMAGE.match(url):
         return True
     return _SCRIPT_URL.match(url) is None
@@ -630,9 +637,19 @@ def _heading(prefix: str, text: str) -> _Block:
 def _shows_nothing(block: Any) -> bool:
     """Whether a block holds no text, image, rule, list item or heading to
     show (an empty heading is still one)."""
-    if next(block.iter(*_STRUCTURE), None) is not None:
+    if block.tag in _STRUCTURE or _holds(block, _STRUCTURE):
         return False
     return not _has_text(block)
+
+
+def _holds(el: Any, tags: frozenset[str]) -> bool:
+    """Whether an element inside ``el`` is named in ``tags``.
+
+    A walk in Python: ``el.iter(*tags)`` looks each name up in the
+    document's dictionary first, more than the walk of most of the small
+    subtrees asked about (headings, code, the blocks in a link).
+    """
+    return any(node.tag in tags for node in el.iterdescendants())
 
 
 def _has_text(el: Any) -> bool:
