@@ -233,33 +233,14 @@ class Inline:
         #: paragraph that holds none).
         self.links = 0
 
-    def text(self, collapsed: str) -> None:
-        """Add text whose whitespace runs are single spaces.
+    def raw(self, text: str) -> None:
+        """Add text as the tree holds it, its whitespace runs one space.
 
         Only the spaces at its ends are tokens of their own (they may move
         out of emphasis and links); the words between stay one string.
-        """
-        if not collapsed:
-            return
-        if collapsed is _SPACE or collapsed == _SPACE:
-            self._outside(_SPACE)  # whitespace between tags: the most frequent
-            return
-        tokens = self.tokens
-        core = collapsed.strip(_SPACE)
-        if collapsed[0] == _SPACE:
-            self._outside(_SPACE)
-        if core:
-            tokens.append(escape_text(core, self.in_link, self.cell))
-            self.content = True
-            if collapsed[-1] == _SPACE:
-                tokens.append(_SPACE)
-
-    def raw(self, text: str) -> None:
-        """Add text as the tree holds it: `text` of it, whitespace collapsed.
-
-        The same as ``self.text(collapse(text))``, written out: most texts
-        are whitespace between tags (one space token), and most others hold
-        no run of whitespace to collapse but at their ends.
+        `collapse` runs only on text that has a run to collapse between
+        its words: most texts are whitespace between tags (one space
+        token), and most others hold none.
         """
         core = text.strip(_WHITESPACE_CHARS)
         if not core:
