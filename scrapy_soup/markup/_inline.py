@@ -16,7 +16,7 @@ import re
 import unicodedata
 from typing import Any
 
-from ._convert import collapse
+from ._convert import collapse_inner
 
 __all__ = ["Inline", "escape_text", "link_destination"]
 
@@ -238,9 +238,7 @@ class Inline:
 
         Only the spaces at its ends are tokens of their own (they may move
         out of emphasis and links); the words between stay one string.
-        `collapse` runs only on text that has a run to collapse between
-        its words: most texts are whitespace between tags (one space
-        token), and most others hold none.
+        Most texts are whitespace between tags (one space token).
         """
         core = text.strip(_WHITESPACE_CHARS)
         if not core:
@@ -249,10 +247,8 @@ class Inline:
             return
         if text[0] in _WHITESPACE_CHARS:
             self._outside(_SPACE)
-        if "  " in core or "\n" in core or "\t" in core or "\r" in core or "\f" in core:
-            core = collapse(core)
         tokens = self.tokens
-        tokens.append(escape_text(core, self.in_link, self.cell))
+        tokens.append(escape_text(collapse_inner(core), self.in_link, self.cell))
         self.content = True
         if text[-1] in _WHITESPACE_CHARS:
             tokens.append(_SPACE)
