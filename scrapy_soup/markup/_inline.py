@@ -424,24 +424,19 @@ def _drop_empty_emphasis(tokens: list[object]) -> list[object]:
     meet (``*a**b*`` is ``*ab*``)."""
     out: list[object] = []
     for token in tokens:
-        if isinstance(token, _Mark) and not token.opens and out:
-            last = out[-1]
+        if type(token) is not _Mark or not out:
+            out.append(token)  # text, spaces, links: most tokens
+            continue
+        last = out[-1]
+        if not token.opens:
             if last is token.pair:
                 out.pop()
                 continue
-        if (
-            isinstance(token, _Mark)
-            and token.opens
-            and out
-            and isinstance(out[-1], _Mark)
-            and not out[-1].opens
-            and out[-1].delim == token.delim
-        ):
+        elif type(last) is _Mark and not last.opens and last.delim == token.delim:
             # "</em><em>": one emphasis, from the first opener to the
             # second closer.
-            closer = out.pop()
-            assert isinstance(closer, _Mark)
-            first, later = closer.pair, token.pair
+            out.pop()
+            first, later = last.pair, token.pair
             assert first is not None
             first.pair = later
             if later is not None:
@@ -454,11 +449,12 @@ def _drop_empty_emphasis(tokens: list[object]) -> list[object]:
 def _neighbour(tokens: list[object], i: int, step: int) -> str:
     """The character written next to token ``i`` (``""``: a line edge)."""
     j = i + step
-    while 0 <= j < len(tokens):
+    end = len(tokens)
+    while 0 <= j < end:
         token = tokens[j]
         if token is _BREAK:
             return ""
-        if isinstance(token, _Mark):
+        if type(token) is _Mark:
             # Kept or not, a mark is no neighbour: asterisks next to each
             # other are one delimiter run in CommonMark, whose flanking is
             # decided by the characters on either side of the whole run
