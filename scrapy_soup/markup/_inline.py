@@ -197,6 +197,7 @@ class Inline:
     """
 
     __slots__ = (
+        "breaks",
         "cell",
         "content",
         "emphasis",
@@ -227,6 +228,8 @@ class Inline:
         self.marks = False
         #: Whether it holds emphasis (whose flanking is then checked).
         self.emphasis = False
+        #: Whether it holds a hard break (else it is one line).
+        self.breaks = False
         #: Whether it holds anything but spaces and breaks.
         self.content = False
         #: How many links it holds (an ``<a>`` around blocks links one
@@ -282,7 +285,7 @@ class Inline:
 
     def hard_break(self) -> None:
         self._outside(_BREAK)
-        self.marks = True
+        self.marks = self.breaks = True
 
     def open_emphasis(self, delim: str) -> _Mark | None:
         """Open emphasis (None: the same is open, ``<b><b>`` is one)."""
@@ -343,6 +346,8 @@ class Inline:
         if self.emphasis:
             tokens = _drop_empty_emphasis(tokens)
             _check_flanking(tokens)
+        elif not self.breaks:
+            return _linked_line(tokens, flat)
         lines: list[str] = []
         line: list[str] = []
         for token in tokens:
@@ -372,6 +377,25 @@ class Inline:
 
 
 _EDGES = (_Mark, _LinkEdge)
+
+
+def _linked_line(tokens: list[object], flat: bool) -> str:
+    """`Inline.markdown` of a paragraph of text and links alone (no
+    emphasis, no break): one line, written without the general loop."""
+    line: list[str] = []
+    for token in tokens:
+        if type(token) is _LinkEdge:
+            if token.opens and line and line[-1].endswith("!"):
+                line[-1] = line[-1][:-1] + "\\!"  # not an image
+            line.append(token.text)
+        elif token is _SPACE and (not line or line[-1] == _SPACE):
+            continue
+        else:
+            line.append(token)  # type: ignore[arg-type]
+    text = _line(line, flat)
+    if flat:
+        return text
+    return "" if text.isspace() else text  # as `_trim_lines` drops it
 
 
 def _join_spaces(tokens: list[object]) -> list[str]:
