@@ -217,6 +217,11 @@ def speed_cases() -> list[Case]:
             "conversion alone (markdown_of_element)",
             _tree_case(markdown_of_element),
         ),
+        Case(
+            "Markdown, split",
+            "clean(html, base_url=...) (str to str)",
+            _timed(lambda text: clean(text, base_url=BASE)),
+        ),
         Case("text of a page's article", "scrapy_soup.to_text", _timed(to_text)),
         Case(
             "text of a page's article",

@@ -28,6 +28,7 @@ from scrapy_soup.markup.links import (
     URL_ATTRIBUTES,
     absolutize_element,
     absolutize_links,
+    absolutize_read,
 )
 
 PAGE = "https://example.com/dir/page.html?q=1"
@@ -629,3 +630,33 @@ def test_a_whole_page_string_is_written_as_its_soup_is(path: Path) -> None:
     soup = Soup(text)
     absolutize_links(soup, page_url)
     assert absolutize_links(text, page_url) == str(soup)
+
+
+_READ_CASES = [
+    '<a href="b/c.html">x</a><img src="../i.png" srcset="s.png 2x">',
+    '<a href="">self</a><a href=" #top">top</a><a href="mailto:a@b">m</a>',
+    '<base href="https://other.example/dir/"><a href="x">x</a>',
+    '<base href="/root/"><img src="y.png"><a href="?q=1">q</a>',
+    '<object data="o.swf"><a data="d" href="//cdn.example/z">z</a></object>',
+    '<a href="%20a b">s</a><img src="http://[::1">',
+]
+
+
+@pytest.mark.parametrize(
+    "markup",
+    _READ_CASES + [read_page(p) for p in PAGES[:20]],
+    ids=[f"case-{i}" for i in range(len(_READ_CASES))] + [p.name for p in PAGES[:20]],
+)
+def test_absolutize_read_gives_the_links_absolutize_nodes_gives(markup: str) -> None:
+    # A converter's path: only href and src made absolute, read by name.
+    from scrapy_soup.markup._markup import parse_fragment
+
+    names = frozenset({"href", "src"})
+    base = "https://example.com/a/page.html"
+    full = parse_fragment(markup).element
+    absolutize_element(full, base)
+    read = parse_fragment(markup).element
+    nodes = [n for n in read.iter(etree.Element) if not names.isdisjoint(n.keys())]
+    absolutize_read(read, nodes, base, names)
+    for name in names:
+        assert [n.get(name) for n in read.iter()] == [n.get(name) for n in full.iter()]

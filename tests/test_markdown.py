@@ -19,6 +19,8 @@ from typing import Any
 import mistune
 import pytest
 from conftest import corpus_pages, corpus_params, read_page
+from hypothesis import given
+from hypothesis import strategies as st
 from lxml import etree
 from markdown_it import MarkdownIt
 
@@ -511,3 +513,50 @@ def test_cleaning_only_the_attributes_read_changes_nothing_on_the_pages(
 ) -> None:
     part = page_part(path)
     assert to_markdown(part) == _fully_cleaned_markdown(part, BASE)
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        "<div><ul><li>a</li></ul></div><div><ul><li>b</li></ul></div>",
+        "<section><ol><li>a</li></ol></section><div><ol><li>b</li></ol></div>",
+        "<ul><li>a</li></ul><div><div><ul><li>b</li></ul></div></div>",
+    ],
+)
+def test_lists_in_blocks_next_to_each_other_stay_two_lists(html: str) -> None:
+    # A block's paragraphs and blocks are written in its parent's flow, so
+    # a list right after another (in the Markdown) takes the other marker,
+    # in a <div> as anywhere: the same marker would make them one list.
+    rendered = RENDERER.render(to_markdown(html))
+    tag = "ol" if "<ol>" in html else "ul"
+    assert rendered.count(f"<{tag}") == html.count(f"<{tag}>")
+    assert to_text(rendered).split() == to_text(html).split()
+
+
+def _tokens_as_collapsed(text: str) -> list[object]:
+    """What `Inline.raw` adds, as the whitespace collapsed by the regex
+    (HTML's ASCII whitespace) gives it: a space token at each end that had
+    whitespace, the escaped words between."""
+    from scrapy_soup.markup._inline import escape_text
+
+    collapsed = re.sub(r"[ \t\n\r\f]+", " ", text)
+    core = collapsed.strip(" ")
+    if not core:
+        return [" "] if collapsed else []
+    return [
+        *([" "] if collapsed[0] == " " else []),
+        escape_text(core),
+        *([" "] if collapsed[-1] == " " else []),
+    ]
+
+
+@given(st.text(alphabet=" \t\n\r\f\x0b\xa0\u2003a_*[&<#.é\ud800", max_size=12))
+def test_inline_raw_collapses_as_the_regex(text: str) -> None:
+    # raw() skips collapse() where no run needs it, and whitespace-only
+    # text becomes one space token: the same tokens as collapsing first.
+    from scrapy_soup.markup._inline import Inline
+
+    inline = Inline()
+    inline.raw(text)
+    assert inline.tokens == _tokens_as_collapsed(text)
+    assert inline.content == any(t != " " for t in inline.tokens)

@@ -33,11 +33,52 @@ __all__ = [
     "BLOCK_TAGS",
     "SKIPPED_TAGS",
     "WHITESPACE",
+    "collapse",
+    "collapse_inner",
     "working_copy",
 ]
 
 #: ASCII whitespace as HTML collapses it (not U+00A0, which is kept).
 WHITESPACE = re.compile(r"[ \t\n\r\f]+")
+_WHITESPACE_CHARS = " \t\n\r\f"
+
+
+def collapse(text: str) -> str:
+    """``WHITESPACE.sub(" ", text)``: runs of ASCII whitespace made one space.
+
+    Most texts between tags are whitespace alone, and most others have no
+    run to collapse but at their ends: both are told by ``strip`` and
+    ``in`` in C, and only the rest split (`collapse_inner`).
+    """
+    core = text.strip(_WHITESPACE_CHARS)
+    if not core:
+        return " " if text else ""
+    core = collapse_inner(core)
+    if text[0] in _WHITESPACE_CHARS:
+        core = " " + core
+    if text[-1] in _WHITESPACE_CHARS:
+        core += " "
+    return core
+
+
+def collapse_inner(core: str) -> str:
+    """`collapse` of text with no ASCII whitespace at its ends.
+
+    Split in C on the UTF-8 bytes, whose whitespace is HTML's and ``\v``
+    (a multi-byte character holds no ASCII byte): the regex tried every
+    position of every text, a fifth of `to_text`'s instructions.
+    """
+    if not (
+        "  " in core or "\n" in core or "\t" in core or "\r" in core or "\f" in core
+    ):
+        return core  # single spaces between words, if any
+    if "\x0b" in core:  # not HTML whitespace, but bytes.split's
+        return WHITESPACE.sub(" ", core)
+    try:
+        return b" ".join(core.encode().split()).decode()
+    except UnicodeError:  # a lone surrogate (not from lxml)
+        return WHITESPACE.sub(" ", core)
+
 
 #: Elements a browser lays out as blocks (the WHATWG rendering section's
 #: ``display: block``, ``list-item``, ``table*``): each on lines of its own.

@@ -16,12 +16,16 @@ import re
 import unicodedata
 from typing import Any
 
+from ._convert import collapse_inner
+
 __all__ = ["Inline", "escape_text", "link_destination"]
 
 #: Characters that may be Markdown syntax inside a line, depending on what
 #: is around them (`escape_text`): ``|`` only in table cells, ``]`` only in
-#: a link's text or an image's description.
-_MAYBE_SYNTAX = re.compile(r"[\\`*_\[\]<|~&]")
+#: a link's text or an image's description. As bytes, deleted by
+#: `bytes.translate` to tell in C that a text's UTF-8 holds none (a regex
+#: search tested a class per character).
+_MAYBE_SYNTAX_BYTES = b"\\`*_[]<|~&"
 #: Each such character (runs of ``*``, ``_`` and ``~`` as one).
 _SYNTAX = re.compile(r"\*+|_+|~+|[\\`\[\]<|&]")
 #: ``&`` that starts an entity or character reference: written ``\&``.
@@ -29,6 +33,8 @@ _ENTITY = re.compile(r"#?[0-9A-Za-z]+;")
 _ENTITY_START = re.compile(r"&(?=#?[0-9A-Za-z]+;)")
 #: What `link_destination` changes in a URL.
 _DESTINATION_SPECIAL = re.compile(r"[\s\\()<>&]")
+#: The same in ASCII (``\s`` there: ``\t-\r``, ``\x1c-\x1f`` and space).
+_DESTINATION_SPECIAL_BYTES = b"\\()<>& \t\n\x0b\x0c\r\x1c\x1d\x1e\x1f"
 #: ASCII punctuation: what a backslash escapes (CommonMark 2.4).
 _ASCII_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 #: What may follow ``<`` in raw HTML or an autolink (CommonMark 6.5, 6.6).
@@ -41,6 +47,8 @@ _LINE_START = re.compile(
     r"#{1,6}(?= |$)|>|[-+](?= |$)|\d{1,9}[.)](?= |$)|[-=]+ *$|[-|:][-|: ]*$"
 )
 _SPACE = " "
+#: ASCII whitespace, which HTML collapses (`collapse`).
+_WHITESPACE_CHARS = " \t\n\r\f"
 
 
 def escape_text(text: str, link: bool = False, cell: bool = False) -> str:
@@ -53,7 +61,13 @@ def escape_text(text: str, link: bool = False, cell: bool = False) -> str:
     ``|`` would end it. What is at the text's edges is escaped as if
     anything could stand beside it.
     """
-    if _MAYBE_SYNTAX.search(text) is None:
+    # In UTF-8 a character beyond ASCII holds no ASCII byte. (``encode()``
+    # without arguments: the fast path, far cheaper than naming a codec.)
+    try:
+        data = text.encode()
+    except UnicodeEncodeError:  # a lone surrogate (never from lxml)
+        data = text.encode("utf-8", "surrogatepass")
+    if len(data.translate(None, _MAYBE_SYNTAX_BYTES)) == len(data):
         return text
     return _SYNTAX.sub(lambda m: _escaped(m, link, cell), text)
 
@@ -103,8 +117,12 @@ def link_destination(url: str) -> str:
     Spaces are written ``%20`` (CommonMark renderers percent-encode them
     anyway); parentheses and backslashes are escaped.
     """
-    if _DESTINATION_SPECIAL.search(url) is None:
-        return url  # most absolute URLs
+    if url.isascii():
+        data = url.encode()
+        if len(data.translate(None, _DESTINATION_SPECIAL_BYTES)) == len(data):
+            return url  # most absolute URLs
+    elif _DESTINATION_SPECIAL.search(url) is None:
+        return url
     # Browsers strip the ASCII whitespace around a URL, and tabs and
     # newlines inside it (WHATWG URL parser).
     url = (
@@ -155,6 +173,10 @@ class _Atom(str):
 
 
 _BREAK = object()  # a hard line break
+#: What `Inline.open` and `Inline.within` start as (most paragraphs open
+#: neither a link nor emphasis: not one list and set more for each).
+_NO_LINKS: list[list[Any]] = []
+_NO_EMPHASIS: frozenset[str] = frozenset()
 _Token = object  # str (escaped text), " ", _Atom, _Mark, _LinkEdge or _BREAK
 
 
@@ -175,6 +197,7 @@ class Inline:
     """
 
     __slots__ = (
+        "breaks",
         "cell",
         "content",
         "emphasis",
@@ -193,52 +216,55 @@ class Inline:
         self.cell = cell
         #: How many links are open (``]`` is escaped inside them); ``link``:
         #: one around it.
-        self.linking = int(link)
+        self.linking = link
         #: Whether text added now is in a link's text.
         self.in_link = link
         #: The links open in it: [destination, whether it ended already].
-        self.open: list[list[Any]] = []
+        self.open: list[list[Any]] = _NO_LINKS  # a list of its own once one opens
         #: The emphasis delimiters open.
-        self.within: set[str] = set()
+        self.within: frozenset[str] = _NO_EMPHASIS
         #: Whether it holds emphasis, links or breaks (else it is written
         #: by joining its strings).
         self.marks = False
         #: Whether it holds emphasis (whose flanking is then checked).
         self.emphasis = False
+        #: Whether it holds a hard break (else it is one line).
+        self.breaks = False
         #: Whether it holds anything but spaces and breaks.
         self.content = False
         #: How many links it holds (an ``<a>`` around blocks links one
         #: paragraph that holds none).
         self.links = 0
 
-    def text(self, collapsed: str) -> None:
-        """Add text whose whitespace runs are single spaces.
+    def raw(self, text: str) -> None:
+        """Add text as the tree holds it, its whitespace runs one space.
 
         Only the spaces at its ends are tokens of their own (they may move
         out of emphasis and links); the words between stay one string.
+        Most texts are whitespace between tags (one space token).
         """
-        if not collapsed:
+        core = text.strip(_WHITESPACE_CHARS)
+        if not core:
+            if text:
+                self._outside(_SPACE)
             return
-        if collapsed is _SPACE or collapsed == _SPACE:
-            self._outside(_SPACE)  # whitespace between tags: the most frequent
-            return
-        tokens = self.tokens
-        core = collapsed.strip(_SPACE)
-        if collapsed[0] == _SPACE:
+        if text[0] in _WHITESPACE_CHARS:
             self._outside(_SPACE)
-        if core:
-            tokens.append(escape_text(core, self.in_link, self.cell))
-            self.content = True
-            if collapsed[-1] == _SPACE:
-                tokens.append(_SPACE)
+        tokens = self.tokens
+        tokens.append(escape_text(collapse_inner(core), self.in_link, self.cell))
+        self.content = True
+        if text[-1] in _WHITESPACE_CHARS:
+            tokens.append(_SPACE)
 
     def _outside(self, token: object) -> None:
         """Add a space or break, before the openers it would follow."""
         tokens = self.tokens
+        if not self.marks:
+            tokens.append(token)
+            return
         i = len(tokens)
-        if self.marks:
-            while i and type(tokens[i - 1]) in _EDGES and tokens[i - 1].opens:  # type: ignore[attr-defined]
-                i -= 1
+        while i and type(tokens[i - 1]) in _EDGES and tokens[i - 1].opens:  # type: ignore[attr-defined]
+            i -= 1
         tokens.insert(i, token)
 
     def _close(self, closer: object) -> None:
@@ -259,13 +285,13 @@ class Inline:
 
     def hard_break(self) -> None:
         self._outside(_BREAK)
-        self.marks = True
+        self.marks = self.breaks = True
 
     def open_emphasis(self, delim: str) -> _Mark | None:
         """Open emphasis (None: the same is open, ``<b><b>`` is one)."""
         if delim in self.within:
             return None
-        self.within.add(delim)
+        self.within = self.within | {delim}
         mark = _Mark(delim, True)
         self.tokens.append(mark)
         self.marks = self.emphasis = self.content = True
@@ -274,7 +300,7 @@ class Inline:
     def close_emphasis(self, opener: _Mark | None) -> None:
         if opener is None:
             return
-        self.within.discard(opener.delim)
+        self.within = self.within - {opener.delim}
         mark = _Mark(opener.delim, False)
         mark.pair, opener.pair = opener, mark
         self._close(mark)
@@ -283,12 +309,16 @@ class Inline:
         """Open a link to ``destination``. In a link (lxml's parser nests
         them, a browser's does not), the outer one ends here: Markdown links
         do not nest, and the text after the inner one is the outer's no more."""
-        if self.open and not self.open[-1][1]:
-            self._end_link(self.open[-1][0])
-            self.open[-1][1] = True
+        opened = self.open
+        if opened:
+            if not opened[-1][1]:
+                self._end_link(opened[-1][0])
+                opened[-1][1] = True
+        else:
+            opened = self.open = []
         self.tokens.append(_LinkEdge("[", True))
         self.marks = self.content = self.in_link = True
-        self.open.append([destination, False])
+        opened.append([destination, False])
 
     def close_link(self) -> None:
         destination, ended = self.open.pop()
@@ -307,11 +337,17 @@ class Inline:
     def markdown(self, flat: bool = False) -> str:
         """The paragraph as Markdown; ``flat``: on one line (headings, cells)."""
         if not self.marks:
-            return _line(_join_spaces(self.tokens), flat)
+            text = "".join(self.tokens)  # type: ignore[arg-type]
+            if "  " in text:
+                # Runs of space tokens are one (else no two spaces meet).
+                text = "".join(_join_spaces(self.tokens))
+            return _line_of(text, flat)
         tokens = self.tokens
         if self.emphasis:
             tokens = _drop_empty_emphasis(tokens)
             _check_flanking(tokens)
+        elif not self.breaks:
+            return _linked_line(tokens, flat)
         lines: list[str] = []
         line: list[str] = []
         for token in tokens:
@@ -343,6 +379,25 @@ class Inline:
 _EDGES = (_Mark, _LinkEdge)
 
 
+def _linked_line(tokens: list[object], flat: bool) -> str:
+    """`Inline.markdown` of a paragraph of text and links alone (no
+    emphasis, no break): one line, written without the general loop."""
+    line: list[str] = []
+    for token in tokens:
+        if type(token) is _LinkEdge:
+            if token.opens and line and line[-1].endswith("!"):
+                line[-1] = line[-1][:-1] + "\\!"  # not an image
+            line.append(token.text)
+        elif token is _SPACE and (not line or line[-1] == _SPACE):
+            continue
+        else:
+            line.append(token)  # type: ignore[arg-type]
+    text = _line(line, flat)
+    if flat:
+        return text
+    return "" if text.isspace() else text  # as `_trim_lines` drops it
+
+
 def _join_spaces(tokens: list[object]) -> list[str]:
     """The strings of a paragraph without marks, runs of spaces made one."""
     out: list[str] = []
@@ -357,7 +412,12 @@ def _join_spaces(tokens: list[object]) -> list[str]:
 def _line(parts: list[str], flat: bool = False) -> str:
     """One line of a paragraph; ``flat``: a heading's or a cell's, which no
     block syntax can start."""
-    text = "".join(parts).strip(_SPACE)
+    return _line_of("".join(parts), flat)
+
+
+def _line_of(text: str, flat: bool) -> str:
+    """`_line` of the parts joined."""
+    text = text.strip(_SPACE)
     if flat or not text:
         return text
     match = _LINE_START.match(text)
@@ -388,24 +448,19 @@ def _drop_empty_emphasis(tokens: list[object]) -> list[object]:
     meet (``*a**b*`` is ``*ab*``)."""
     out: list[object] = []
     for token in tokens:
-        if isinstance(token, _Mark) and not token.opens and out:
-            last = out[-1]
+        if type(token) is not _Mark or not out:
+            out.append(token)  # text, spaces, links: most tokens
+            continue
+        last = out[-1]
+        if not token.opens:
             if last is token.pair:
                 out.pop()
                 continue
-        if (
-            isinstance(token, _Mark)
-            and token.opens
-            and out
-            and isinstance(out[-1], _Mark)
-            and not out[-1].opens
-            and out[-1].delim == token.delim
-        ):
+        elif type(last) is _Mark and not last.opens and last.delim == token.delim:
             # "</em><em>": one emphasis, from the first opener to the
             # second closer.
-            closer = out.pop()
-            assert isinstance(closer, _Mark)
-            first, later = closer.pair, token.pair
+            out.pop()
+            first, later = last.pair, token.pair
             assert first is not None
             first.pair = later
             if later is not None:
@@ -418,11 +473,12 @@ def _drop_empty_emphasis(tokens: list[object]) -> list[object]:
 def _neighbour(tokens: list[object], i: int, step: int) -> str:
     """The character written next to token ``i`` (``""``: a line edge)."""
     j = i + step
-    while 0 <= j < len(tokens):
+    end = len(tokens)
+    while 0 <= j < end:
         token = tokens[j]
         if token is _BREAK:
             return ""
-        if isinstance(token, _Mark):
+        if type(token) is _Mark:
             # Kept or not, a mark is no neighbour: asterisks next to each
             # other are one delimiter run in CommonMark, whose flanking is
             # decided by the characters on either side of the whole run
@@ -438,7 +494,7 @@ def _neighbour(tokens: list[object], i: int, step: int) -> str:
 
 def _check_flanking(tokens: list[object]) -> None:
     """Unmark emphasis whose delimiters CommonMark would not read as such."""
-    marks = [i for i, t in enumerate(tokens) if isinstance(t, _Mark)]
+    marks = [i for i, t in enumerate(tokens) if type(t) is _Mark]
     for _ in range(4):
         changed = False
         for i in marks:

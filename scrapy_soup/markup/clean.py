@@ -72,7 +72,12 @@ from ._policy import (
     get_policy,
 )
 from ._url import Base
-from .links import absolutize_element, absolutize_nodes, link_attribute_names
+from .links import (
+    absolutize_element,
+    absolutize_nodes,
+    absolutize_read,
+    link_attribute_names,
+)
 
 __all__ = [
     "EPUB_POLICY",
@@ -179,18 +184,26 @@ def clean_with_links(
     forbid are not looked for (a caller that checks its output instead).
 
     *read*: the attribute names the caller reads of the tree and nothing
-    else (a converter that writes no HTML: `to_text`, `to_markdown`).  The
-    attributes of elements holding none of them are left as they are,
-    unchecked and not made absolute; the other elements are cleaned in
-    full.  Their elements and text are the same as without it.
+    else (a converter that writes no HTML: `to_text`, `to_markdown`).  Only
+    those attributes are checked (and, of the links, made absolute); the
+    others are left as they are, unchecked, never to be written.  The
+    elements and text are the same as without it.
     """
     found: list[Any] = []
-    names = None if base_url is None else link_attribute_names(extra_attrs)
+    names: Set[str] | None = None
+    if base_url is not None:
+        names = link_attribute_names(extra_attrs)
+        if read is not None:
+            # Links nobody reads need not be made absolute either.
+            names = names & read
     stats = _clean_tree(el, compiled, names, found, read=read)[0]
     if characters:
         _clean_characters(el, compiled, stats, read)
     if base_url is not None:
-        absolutize_nodes(el, found, base_url, extra_attrs=extra_attrs)
+        if read is not None and names is not None:
+            absolutize_read(el, found, base_url, names)
+        else:
+            absolutize_nodes(el, found, base_url, extra_attrs=extra_attrs)
     return stats
 
 
@@ -357,7 +370,7 @@ def _walk(
             elif action == _NOT_ELEMENT or (
                 node is not el and not (tag in DOCUMENT_PARTS and node in parts)
             ):
-                skip_to = _collect(walk, compiled, node, tag, action)
+                skip_to = _collect(walk, compiled, node, tag, action, parts)
                 # A comment kept makes the tree no longer plain.
                 plain = plain and walk.plain
                 continue
@@ -367,8 +380,11 @@ def _walk(
             if tag == "style" and link_names is not None:
                 found.append(node)
             continue
-        if read is not None and read.isdisjoint(names):
-            continue  # attributes nobody reads (see `clean_with_links`)
+        if read is not None:
+            if read.isdisjoint(names):
+                continue  # attributes nobody reads (see `clean_with_links`)
+            # Only the ones read are checked: the others are never written.
+            names = [name for name in names if name in read]
         if link_names is not None and (
             tag == "style" or not link_names.isdisjoint(names)
         ):
@@ -390,7 +406,10 @@ def _walk(
                 # Removed from the whole tree in one pass at the end.
                 walk.strip.update(stripped)
             if drop_all:
-                node.attrib.clear()
+                if read is None:
+                    node.attrib.clear()
+                else:
+                    delete_attributes(node, plan_key[1:])
                 continue
             for name, decision, local, key in checks:
                 value = node.get(name, "")
@@ -410,12 +429,23 @@ def _walk(
     return walk
 
 
-def _collect(walk: _Walk, compiled: _Cleaner, node: Any, tag: Any, action: int) -> Any:
+def _collect(
+    walk: _Walk,
+    compiled: _Cleaner,
+    node: Any,
+    tag: Any,
+    action: int,
+    parts: tuple[Any, ...] = (),
+) -> Any:
     """Note a node that goes (a comment, an element removed or unwrapped).
 
     A comment the policy keeps stays (the tree is then no longer plain).
     Returns the last node of a removed element's subtree, which the walk
-    skips to, or None.
+    skips to, or None.  A ``<head>`` or ``<body>`` is unwrapped by hand
+    only in a whole document (*parts*: the ones it keeps), where
+    ``strip_tags`` would take those too; elsewhere (a fragment holding a
+    page's ``<body>``, as a field taken from a page does) in C: moving a
+    large body's children by hand costs lxml a walk of every one's subtree.
     """
     if action == _NOT_ELEMENT:
         if (
@@ -435,7 +465,7 @@ def _collect(walk: _Walk, compiled: _Cleaner, node: Any, tag: Any, action: int) 
         return last if last is not node else None
     walk.unwrapped += 1
     if tag not in walk.unwrap:
-        if _PLAIN_TAG.match(tag) and tag not in DOCUMENT_PARTS:
+        if _PLAIN_TAG.match(tag) and not (parts and tag in DOCUMENT_PARTS):
             walk.unwrap.add(tag)
         else:
             walk.odd.append(node)

@@ -15,7 +15,7 @@ No Scrapy import here: this is core, usable on its own.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Set
+from collections.abc import Iterable, Iterator, Set
 from typing import Any, TypeVar
 
 from lxml import etree
@@ -51,6 +51,7 @@ __all__ = [
     "absolutize_element",
     "absolutize_links",
     "absolutize_nodes",
+    "absolutize_read",
     "link_attribute_names",
 ]
 
@@ -246,16 +247,42 @@ def absolutize_nodes(
     )
 
 
-def _absolutize_nodes(
+def absolutize_read(
     el: etree._Element,
     nodes: Iterable[etree._Element],
     base_url: str,
-    kinds: dict[str, int],
-    encoding: str | None = None,
+    names: Set[str],
 ) -> int:
-    base, document_url = document_base(el, base_url, encoding)
-    resolve = base.resolve
+    """`absolutize_nodes` of only the attributes *names* (a converter's
+    ``href`` and ``src``: one URL each), which is all a caller that reads
+    nothing else needs.
+
+    The other link attributes (``srcset``, ``style``, ``<style>``'s CSS) are
+    left as they are: the caller never writes them.  Each node's *names*
+    are read by name instead of going through all its attributes.  Names
+    that do not hold one URL everywhere take `_absolutize_nodes`'s path.
+    """
+    kinds = _kinds(())
+    if any(kinds.get(name) != _SINGLE or name in _ONLY_ON for name in names):
+        read_kinds = {name: kind for name, kind in kinds.items() if name in names}
+        return _absolutize_nodes(el, nodes, base_url, read_kinds)
+    base, document_url = document_base(el, base_url)
+    ordered = sorted(names)
     count = 0
+    for node, local_tag in _with_local_tags(nodes):
+        for name in ordered:
+            value = node.get(name)
+            if value is not None:
+                count += _set_single(
+                    node, name, value, local_tag == "base", base, document_url
+                )
+    return count
+
+
+def _with_local_tags(
+    nodes: Iterable[etree._Element],
+) -> Iterator[tuple[etree._Element, str]]:
+    """The elements of *nodes*, each with its tag's local name in lower case."""
     local_tags: dict[str, str] = {}
     for node in nodes:
         tag = node.tag
@@ -264,6 +291,46 @@ def _absolutize_nodes(
         local_tag = local_tags.get(tag)
         if local_tag is None:
             local_tag = local_tags[tag] = _local(tag).lower()
+        yield node, local_tag
+
+
+def _set_single(
+    node: etree._Element,
+    name: str,
+    value: str,
+    is_base: bool,
+    base: Base,
+    document_url: Base,
+) -> int:
+    """Make the one URL of attribute *name* absolute; 1 if it changed."""
+    if is_base:
+        # A <base>'s own href is resolved against the document's URL.
+        resolved = document_url.resolve(value)
+    elif name == "href" and not value.strip(_C0_OR_SPACE):
+        # A link to the page itself, as a browser follows it (an empty
+        # src requests nothing: left alone).
+        resolved = base.resolve_empty()
+    else:
+        resolved = base.resolve(value)
+    if resolved is None or resolved == value:
+        return 0
+    try:
+        node.set(name, resolved)
+    except ValueError:
+        set_attribute(node, name, resolved)
+    return 1
+
+
+def _absolutize_nodes(
+    el: etree._Element,
+    nodes: Iterable[etree._Element],
+    base_url: str,
+    kinds: dict[str, int],
+    encoding: str | None = None,
+) -> int:
+    base, document_url = document_base(el, base_url, encoding)
+    count = 0
+    for node, local_tag in _with_local_tags(nodes):
         for name, value in attribute_items(node):
             kind = kinds.get(name)
             if kind is None:
@@ -278,21 +345,9 @@ def _absolutize_nodes(
                 # Most links: one URL, set at once.
                 if name in _ONLY_ON and local_tag not in _ONLY_ON[name]:
                     continue
-                if local_tag == "base":
-                    resolved = document_url.resolve(value)
-                elif name == "href" and not value.strip(_C0_OR_SPACE):
-                    # A link to the page itself, as a browser follows it
-                    # (an empty src requests nothing: left alone).
-                    resolved = base.resolve_empty()
-                else:
-                    resolved = resolve(value)
-                if resolved is None or resolved == value:
-                    continue
-                try:
-                    node.set(name, resolved)
-                except ValueError:
-                    set_attribute(node, name, resolved)
-                count += 1
+                count += _set_single(
+                    node, name, value, local_tag == "base", base, document_url
+                )
                 continue
             if kind == _SRCSET:
                 new, n = _rewrite_spans(value, srcset_url_spans(value), base)

@@ -45,30 +45,31 @@ _LISTS = frozenset({"ul", "ol", "menu", "dir"})
 _EMPHASIS = {"em": "*", "i": "*", "strong": "**", "b": "**"}
 _CODE = frozenset({"code", "kbd", "samp", "tt"})
 _PRE = frozenset({"pre", "listing", "xmp", "plaintext"})
+#: The elements `_Converter.inline` writes otherwise than as their content.
+_INLINE_SHAPED = frozenset({"br", "img", "a", *_EMPHASIS, *_CODE, *BLOCK_TAGS})
+#: The blocks `_Converter.block` writes in a shape of their own (the others
+#: are their content's paragraphs and blocks).
+_SHAPED = frozenset({*_HEADINGS, *_LISTS, *_PRE, "blockquote", "hr", "table"})
 #: What makes a table a layout table (written as its cells' blocks): a
 #: GFM table cell holds one line of inline content.
 _NOT_IN_CELLS = ("table", "ul", "ol", "li", "dl", "pre", "blockquote", "hr", *_HEADINGS)
 #: What a heading cannot hold on its line: written as blocks after it.
-_NOT_IN_HEADINGS = (
-    "table",
-    "ul",
-    "ol",
-    "li",
-    "dl",
-    "pre",
-    "blockquote",
-    "hr",
-    *_HEADINGS,
+_NOT_IN_HEADINGS = frozenset(
+    {"table", "ul", "ol", "li", "dl", "pre", "blockquote", "hr", *_HEADINGS}
 )
-#: A trailing run of ``#`` a heading would read as its closing sequence.
 #: What a block shows even without text.
-_STRUCTURE = ("img", "hr", "li", *_HEADINGS, *_PRE)
+_STRUCTURE = frozenset({"img", "hr", "li", *_HEADINGS, *_PRE})
+#: What makes ``<code>`` more than a code span (`_Converter.inline`).
+_LINKS_IN_CODE = frozenset({"a", "img"})
+#: A trailing run of ``#`` a heading would read as its closing sequence.
 _CLOSING_HASHES = re.compile(r"(?:^| )(#+)$")
 #: The language of a code block: ``language-python`` (the HTML standard's
 #: recommendation, highlight.js, Prism) or ``lang-python`` (Prettify).
 _LANGUAGE = re.compile(r"(?:^|\s)lang(?:uage)?-([\w.+#-]+)")
 #: URL schemes never written as a link or image, whatever the policy kept.
 _SCRIPT_URL = re.compile(r"\s*(?:javascript|vbscript|livescript|mocha|data):", re.I)
+#: Starts of a URL that no script URL has (most links on a page).
+_PLAIN_URL_STARTS = ("http://", "https://", "/")
 _DATA_IMAGE = re.compile(r"\s*data:image/(?:png|gif|jpeg|webp|avif|bmp)[;,]", re.I)
 #: Nesting deeper than this is written as plain paragraphs (no recursion
 #: limit is ever reached, whatever the input).
@@ -207,9 +208,6 @@ class _Converter:
                 holders.add(parent)
                 parent = parent.getparent()
         self.holders = holders
-        #: Elements never shown (`SKIPPED_TAGS`, ``hidden``), found in C.
-        self.skipped = set(root.iter(*SKIPPED_TAGS))
-        self.skipped.update(root.xpath(".//*[@hidden]"))
 
     def is_block(self, node: Any) -> bool:
         return node.tag in BLOCK_TAGS or node in self.holders
@@ -217,9 +215,9 @@ class _Converter:
     # -- blocks -------------------------------------------------------------
     def blocks(self, el: Any, depth: int) -> list[_Block]:
         """The blocks of ``el``'s content."""
-        flow = _Flow(Inline(link=self.linking > 0))
+        flow = _Flow(Inline(False, self.linking > 0))
         if el.text:
-            flow.inline.text(WHITESPACE.sub(" ", el.text))
+            flow.inline.raw(el.text)
         self.flow(el, 0, depth, flow)
         self.end_line(flow, depth)
         return flow.out
@@ -231,7 +229,7 @@ class _Converter:
             flow.items = []
         if flow.inline.content:
             _paragraph(flow.inline, flow.out)
-            flow.inline = Inline(link=self.linking > 0)
+            flow.inline = Inline(False, self.linking > 0)
 
     def flow(self, el: Any, start: int, depth: int, flow: _Flow) -> None:
         """Add ``el``'s children from ``start`` (with their tails) to ``flow``.
@@ -242,28 +240,49 @@ class _Converter:
         continues. A link does the same if it starts with text (written as
         a link on that line); else it links the blocks it holds.
         """
-        holders, skipped = self.holders, self.skipped
-        sub = WHITESPACE.sub
+        holders = self.holders
         for child in el[start:] if start else el:
             tag = child.tag
-            if type(tag) is str and child not in skipped:
+            if (
+                type(tag) is str
+                and tag not in SKIPPED_TAGS
+                and child.get("hidden") is None
+            ):
                 if tag == "li" and depth + 1 < _MAX_DEPTH:
                     # A browser shows it as a list item wherever it is.
                     if flow.inline.content:
                         _paragraph(flow.inline, flow.out)
-                        flow.inline = Inline(link=self.linking > 0)
+                        flow.inline = Inline(False, self.linking > 0)
                     flow.items.append(child)
                     if (child.tail or "").strip():
                         self.end_line(flow, depth)
-                        flow.inline.text(sub(" ", child.tail))
+                        flow.inline.raw(child.tail)
                     continue
                 if flow.items:
                     self.end_line(flow, depth)
                 if tag in BLOCK_TAGS:
                     self.end_line(flow, depth)
-                    self.block(child, depth + 1, flow.out)
+                    if tag in _SHAPED or depth + 1 >= _MAX_DEPTH:
+                        self.block(child, depth + 1, flow.out)
+                    else:
+                        # A block of paragraphs and blocks (div, p, section):
+                        # `block` of it, without a flow of its own.
+                        outer = flow.inline if flow.inline.tokens else None
+                        if outer is not None:  # spaces, breaks: for after it
+                            flow.inline = Inline(False, self.linking > 0)
+                        if child.text:
+                            flow.inline.raw(child.text)
+                        self.flow(child, 0, depth + 1, flow)
+                        self.end_line(flow, depth + 1)
+                        if outer is not None:
+                            flow.inline = outer
+                        elif flow.inline.tokens:  # its own spaces: dropped
+                            flow.inline = Inline(False, self.linking > 0)
                 elif child not in holders:
-                    self.inline(child, flow.inline, depth + 1, flat=False)
+                    if tag in _INLINE_SHAPED or depth + 1 >= _MAX_DEPTH:
+                        self.inline(child, flow.inline, depth + 1, False)
+                    else:  # as in `inline_content`
+                        self.inline_content(child, flow.inline, depth + 1, False)
                 elif depth + 1 >= _MAX_DEPTH:
                     self.end_line(flow, depth)
                     self.block(child, depth + 1, flow.out)
@@ -273,12 +292,12 @@ class _Converter:
                         inline = flow.inline
                         inline.open_link(child.get("href"))
                         if child.text:
-                            inline.text(sub(" ", child.text))
+                            inline.raw(child.text)
                         for node in child[:lead]:
-                            if type(node.tag) is str and node not in self.skipped:
+                            if type(node.tag) is str and not _skipped(node):
                                 self.inline(node, inline, depth + 2, flat=False)
                             if node.tail:
-                                inline.text(sub(" ", node.tail))
+                                inline.raw(node.tail)
                         inline.close_link()
                         self.flow(child, lead, depth + 1, flow)
                     else:
@@ -286,13 +305,13 @@ class _Converter:
                         self.block(child, depth + 1, flow.out)
                 else:
                     if child.text:
-                        flow.inline.text(sub(" ", child.text))
+                        flow.inline.raw(child.text)
                     self.flow(child, 0, depth + 1, flow)
             tail = child.tail
             if tail:
                 if flow.items and tail.strip():
                     self.end_line(flow, depth)
-                flow.inline.text(sub(" ", tail))
+                flow.inline.raw(tail)
 
     def leading_inline(self, el: Any) -> int | None:
         """How many children of ``el`` come before its first block, if text
@@ -300,7 +319,7 @@ class _Converter:
         shown = bool((el.text or "").strip())
         for i, child in enumerate(el):
             tag = child.tag
-            if type(tag) is str and child not in self.skipped:
+            if type(tag) is str and not _skipped(child):
                 if tag in BLOCK_TAGS or tag == "li" or child in self.holders:
                     return i if shown else None
                 shown = shown or _has_text(child)
@@ -313,7 +332,7 @@ class _Converter:
             out.extend(_Block("p", text) for text in _plain(el))
         elif tag in _HEADINGS:
             prefix = "#" * int(tag[1])
-            if any(node is not el for node in el.iter(*_NOT_IN_HEADINGS)):
+            if _holds(el, _NOT_IN_HEADINGS):
                 # A list (or table…) in a heading: the heading is its first
                 # paragraph (else empty), the rest blocks after it.
                 inner = self.blocks(el, depth)
@@ -326,7 +345,7 @@ class _Converter:
                 out.append(heading)
                 out.extend(inner)
                 return
-            inline = Inline(link=self.linking > 0)
+            inline = Inline(False, self.linking > 0)
             self.inline_content(el, inline, depth, flat=True)
             heading = _heading(prefix, inline.markdown(flat=True))
             heading.linked = inline.links > 0
@@ -420,22 +439,23 @@ class _Converter:
         """Sort a list's content into ``items`` (each with the blocks after
         it) and the blocks ``before`` the first."""
         target = before if not items else items[-1][1]
-        inline = Inline(link=self.linking > 0)
+        inline = Inline(False, self.linking > 0)
 
         def flush() -> None:
             nonlocal inline
-            if inline.content:
-                _paragraph(inline, target)
-            inline = Inline(link=self.linking > 0)
+            if inline.tokens:  # else unused: kept
+                if inline.content:
+                    _paragraph(inline, target)
+                inline = Inline(False, self.linking > 0)
 
         if nodes is None:
             if el.text:
-                inline.text(WHITESPACE.sub(" ", el.text))
+                inline.raw(el.text)
             nodes = list(el)
         last = nodes[-1] if nodes else None
         for child in nodes:
             tag = child.tag
-            if isinstance(tag, str) and child not in self.skipped:
+            if isinstance(tag, str) and not _skipped(child):
                 if tag == "li":
                     flush()
                     target = self.blocks(child, depth + 1)
@@ -457,7 +477,7 @@ class _Converter:
                 else:
                     self.inline(child, inline, depth + 1, flat=False)
             if child.tail and (el is not None or child is not last):
-                inline.text(WHITESPACE.sub(" ", child.tail))
+                inline.raw(child.tail)
         flush()
 
     def code_block(self, el: Any) -> str:
@@ -487,7 +507,7 @@ class _Converter:
         for i, row in enumerate(rows):
             cells = []
             for cell in row:
-                inline = Inline(cell=True, link=self.linking > 0)
+                inline = Inline(True, self.linking > 0)
                 self.inline_content(cell, inline, depth, flat=True)
                 cells.append(inline.markdown(flat=True))
             if i == 0:
@@ -499,18 +519,29 @@ class _Converter:
 
     # -- inline -------------------------------------------------------------
     def inline_content(self, el: Any, inline: Inline, depth: int, flat: bool) -> None:
-        if el.text:
-            inline.text(WHITESPACE.sub(" ", el.text))
+        text = el.text
+        if text:
+            inline.raw(text)
+        depth += 1
         for child in el:
-            if isinstance(child.tag, str) and child not in self.skipped:
-                self.inline(child, inline, depth + 1, flat)
-            if child.tail:
-                inline.text(WHITESPACE.sub(" ", child.tail))
+            tag = child.tag
+            if (
+                type(tag) is str
+                and tag not in SKIPPED_TAGS
+                and child.get("hidden") is None
+            ):
+                if tag in _INLINE_SHAPED or depth >= _MAX_DEPTH:
+                    self.inline(child, inline, depth, flat)
+                else:  # a <span> and the like: `inline` of it, without the call
+                    self.inline_content(child, inline, depth, flat)
+            tail = child.tail
+            if tail:
+                inline.raw(tail)
 
     def inline(self, el: Any, inline: Inline, depth: int, flat: bool) -> None:
         tag = el.tag
         if depth >= _MAX_DEPTH:
-            inline.text(WHITESPACE.sub(" ", " ".join(el.itertext())))
+            inline.raw(" ".join(el.itertext()))
             return
         if tag == "br":
             inline.hard_break()
@@ -528,7 +559,7 @@ class _Converter:
             mark = inline.open_emphasis(_EMPHASIS[tag])
             self.inline_content(el, inline, depth, flat)
             inline.close_emphasis(mark)
-        elif tag in _CODE and not any(True for _ in el.iter("a", "img")):
+        elif tag in _CODE and not _holds(el, _LINKS_IN_CODE):
             inline.atom(_code_span(" ".join(el.itertext()), inline.cell))
         elif tag in BLOCK_TAGS:
             # In a heading or a cell, or a block that shows nothing: its
@@ -540,11 +571,20 @@ class _Converter:
             self.inline_content(el, inline, depth, flat)
 
 
+def _skipped(node: Any) -> bool:
+    """Whether an element is never shown (`SKIPPED_TAGS`, ``hidden``).
+
+    Asked of each element as the walk meets it: an XPath search for
+    ``hidden`` took longer than reading the attribute of every element.
+    """
+    return node.tag in SKIPPED_TAGS or node.get("hidden") is not None
+
+
 def _paragraph(inline: Inline, out: list[_Block]) -> None:
     """Add ``inline`` to ``out`` as a paragraph (unless it writes nothing)."""
     text = inline.markdown()
     if text:
-        out.append(_Block("p", text, linked=inline.links > 0))
+        out.append(_Block("p", text, "", inline.links > 0))
 
 
 def _item_body(blocks: list[_Block]) -> tuple[str, bool]:
@@ -571,6 +611,8 @@ def _safe_url(url: str | None, image: bool) -> bool:
     image's), whatever the policy kept."""
     if url is None:
         return False
+    if url.startswith(_PLAIN_URL_STARTS):
+        return True  # most links: no script scheme can follow
     if image and _DATA_IMAGE.match(url):
         return True
     return _SCRIPT_URL.match(url) is None
@@ -595,9 +637,19 @@ def _heading(prefix: str, text: str) -> _Block:
 def _shows_nothing(block: Any) -> bool:
     """Whether a block holds no text, image, rule, list item or heading to
     show (an empty heading is still one)."""
-    if next(block.iter(*_STRUCTURE), None) is not None:
+    if block.tag in _STRUCTURE or _holds(block, _STRUCTURE):
         return False
     return not _has_text(block)
+
+
+def _holds(el: Any, tags: frozenset[str]) -> bool:
+    """Whether an element inside ``el`` is named in ``tags``.
+
+    A walk in Python: ``el.iter(*tags)`` looks each name up in the
+    document's dictionary first, more than the walk of most of the small
+    subtrees asked about (headings, code, the blocks in a link).
+    """
+    return any(node.tag in tags for node in el.iterdescendants())
 
 
 def _has_text(el: Any) -> bool:
@@ -718,7 +770,7 @@ def _plain(el: Any) -> list[str]:
     out = []
     for line in text_of_element(el).split("\n"):
         inline = Inline()
-        inline.text(WHITESPACE.sub(" ", line))
+        inline.raw(line)
         text = inline.markdown()
         if text:
             out.append(text)

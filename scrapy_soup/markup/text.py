@@ -17,13 +17,23 @@ keep the words, in the same order.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from lxml import etree
 
 from ._characters import has_forbidden
-from ._convert import BLOCK_TAGS, SKIPPED_TAGS, WHITESPACE, working_copy
-from ._policy import CleanPolicy
+from ._convert import BLOCK_TAGS, SKIPPED_TAGS, collapse, working_copy
+from ._document import DOCUMENT_PARTS
+from ._markup import target_element
+from ._policy import (
+    _DROP,
+    _KEEP,
+    CleanPolicy,
+    _Cleaner,
+    _cleaner,
+    _local_tag,
+    get_policy,
+)
 
 if TYPE_CHECKING:
     from ._convert import HtmlOrTag
@@ -71,9 +81,11 @@ def to_text(
     # whole tree (a serialization of it): only a text holding some is read
     # again from a tree they are dropped from, where the spaces around them
     # collapse as they would have.
-    text = text_of_element(
-        working_copy(html_or_tag, policy, None, characters=False, read=_READ)
-    )
+    text = _read_as_cleaned(html_or_tag, _cleaner(get_policy(policy)))
+    if text is None:
+        text = text_of_element(
+            working_copy(html_or_tag, policy, None, characters=False, read=_READ)
+        )
     if has_forbidden(text):
         text = text_of_element(working_copy(html_or_tag, policy, None, read=_READ))
     return text
@@ -86,30 +98,143 @@ def text_of_element(el: etree._Element) -> str:
     return _join(items)
 
 
-def _collect(el: Any, items: list[Any]) -> None:
+class _Unsure(Exception):
+    """The walk of an uncleaned tree met what only cleaning it can settle."""
+
+
+class _Reading:
+    """How the cleaning would change what the text walk reads, without cleaning.
+
+    The text depends on the elements a policy keeps, unwraps or removes and
+    on two attributes (``hidden``, ``open``), no others: the walk reads the
+    tree as it is and applies the policy's decisions itself (an element
+    removed is skipped, one unwrapped is read as its content), instead of a
+    copy being made and cleaned first, which took as long as the walk.
+    Where the cleaned tree's shape decides something (what is next to a
+    table cell, a ``<details>`` or a ``<tfoot>`` beside an element that
+    goes, an attribute whose value the policy checks) it raises `_Unsure`
+    and `to_text` cleans a copy as before.
+    """
+
+    __slots__ = ("actions", "compiled", "parts")
+
+    def __init__(self, compiled: _Cleaner, el: Any, own_root: bool) -> None:
+        self.compiled = compiled
+        #: raw tag -> 0 keep, 1 unwrap, 2 remove; -1 keep (`_Cleaner.tag_action`).
+        self.actions = compiled.tag_actions
+        #: A whole document's ``<head>`` and ``<body>``, kept whatever the
+        #: policy (`_document.document_parts`); a copy is a tree's root.
+        self.parts: frozenset[Any] = frozenset()
+        if own_root and _local_tag(el.tag) == "html":
+            self.parts = frozenset(
+                child
+                for child in el
+                if type(child.tag) is str and _local_tag(child.tag) in DOCUMENT_PARTS
+            )
+
+    def action(self, node: Any) -> int:
+        """What cleaning does to element ``node``: 0 keep, 1 unwrap, 2 remove."""
+        tag = node.tag
+        action = self.actions.get(tag)
+        if action is None:
+            action = self.actions[tag] = self.compiled.tag_action(tag)
+        if action <= 0 or (self.parts and node in self.parts):
+            return 0
+        return action
+
+    def has(self, node: Any, name: str) -> bool:
+        """Whether ``node``'s attribute ``name`` (``hidden``, ``open``) stays once cleaned."""
+        decision = self.compiled.decide(_local_tag(node.tag), name)
+        if decision == _KEEP:
+            return True
+        if decision == _DROP:
+            return False
+        raise _Unsure  # a value the policy checks
+
+    def next_kept(self, node: Any) -> bool:
+        """Whether a node stays after ``node`` among its siblings once cleaned."""
+        for after in node.itersiblings():
+            if type(after.tag) is not str:
+                continue  # comments go (a policy keeping them is not read so)
+            action = self.action(after)
+            if action == 0:
+                return True
+            if action == 1:
+                raise _Unsure  # kept only if what it holds is
+        return False
+
+
+def _read_as_cleaned(html_or_tag: HtmlOrTag, compiled: _Cleaner) -> str | None:
+    """`text_of_element` of the tree as ``compiled`` would clean it, or None
+    where only cleaning a copy can tell (`_Reading`)."""
+    if compiled.style_allowed or compiled.policy.keep_comments:
+        # Kept <style> is checked by its CSS, kept comments are nodes.
+        return None
+    target = target_element(html_or_tag)
+    el = target.element
+    own_root = el.getparent() is None or not isinstance(html_or_tag, str)
+    reading = _Reading(compiled, el, own_root)
+    if compiled.tag_action(str(el.tag)) == 2:
+        return ""  # the container stays, emptied
+    items: list[Any] = []
+    try:
+        _collect(el, items, reading)
+    except _Unsure:
+        return None
+    return _join(items)
+
+
+def _collect(el: Any, items: list[Any], reading: _Reading | None = None) -> None:
     """Add the text and breaks of ``el`` and its content (not its tail) to ``items``.
 
     As a browser shows them: a closed ``<details>`` only its first
-    ``<summary>``, a table's ``<tfoot>`` after its body.
+    ``<summary>``, a table's ``<tfoot>`` after its body.  With ``reading``,
+    of a tree not cleaned, as it would be once cleaned (`_Reading`).
     """
     add = items.append
-    sub = WHITESPACE.sub
     blocks, skipped, cells, pres = BLOCK_TAGS, SKIPPED_TAGS, _CELLS, _PRE_TAGS
     pre = 0  # how many <pre> (and alike) the walk is in
     left_out = None  # the element whose content the walk skipped
     closed: set[Any] = set()  # the closed <details> the walk is in
     feet: dict[Any, list[Any]] = {}  # table -> the <tfoot> written at its end
-    walker = etree.iterwalk(el, events=("start", "end"))
+    has = _has if reading is None else reading.has
+    actions: dict[Any, int] = {} if reading is None else reading.actions
+    parts = frozenset() if reading is None else reading.parts
+    # Comments and processing instructions: only their tails (a tree not
+    # cleaned, or cleaned by a policy keeping comments, has them).
+    walker = etree.iterwalk(el, events=_EVENTS)
     for event, node in walker:
         tag = node.tag
         if event == "start":
             if type(tag) is not str:
                 continue
+            if reading is not None and node is not el:
+                action = actions.get(tag)
+                if action is None:
+                    action = reading.action(node)
+                if action > 0 and not (parts and node in parts):
+                    if closed:
+                        raise _Unsure  # the <details>'s children would differ
+                    if action == 2:
+                        walker.skip_subtree()
+                        left_out = node
+                        continue
+                    if node.getparent().tag in _TABLE_PARTS:
+                        raise _Unsure  # rows and cells would differ
+                    # Unwrapped: its text and content are its parent's.
+                    text = node.text
+                    if text:
+                        add(_Forced(text) if pre else collapse(text))
+                    continue
             if (
                 tag in skipped
-                or node.get("hidden") is not None
+                or (node.get("hidden") is not None and has(node, "hidden"))
                 or (closed and _folded(node, closed))
-                or (tag == "tfoot" and node is not el and _foot_moved(node, feet))
+                or (
+                    tag == "tfoot"
+                    and node is not el
+                    and _foot_moved(node, feet, reading)
+                )
             ):
                 walker.skip_subtree()
                 left_out = node
@@ -119,33 +244,56 @@ def _collect(el: Any, items: list[Any]) -> None:
                     add(2 if tag == _PARAGRAPH else 1)
                     if tag in pres:
                         pre += 1
-                if tag == "details" and node.get("open") is None:
+                if tag == "details" and not (
+                    node.get("open") is not None and has(node, "open")
+                ):
                     closed.add(node)
                     continue  # its text is not shown
             elif tag == "br":
                 add(_Forced(_NEWLINE))
             text = node.text
             if text:
-                add(_Forced(text) if pre else sub(" ", text))
+                add(_Forced(text) if pre else collapse(text))
             continue
-        # "end"
+        # "end" (or a comment's, a processing instruction's)
         if node is left_out:
             left_out = None
-        elif tag in blocks:
+        elif tag in blocks and (
+            reading is None or node is el or not reading.action(node)
+        ):
             if tag in cells:
-                if node.getnext() is not None:
+                if (
+                    node.getnext() is not None
+                    if reading is None
+                    else reading.next_kept(node)
+                ):
                     add(_Forced(_TAB))
             else:
                 if tag in pres:
                     pre -= 1
                 if feet and tag == "table" and node in feet:
                     for foot in feet.pop(node):
-                        _collect(foot, items)
+                        _collect(foot, items, reading)
                 add(2 if tag == _PARAGRAPH else 1)
         if node is not el:
             tail = node.tail
             if tail and not (closed and node.getparent() in closed):
-                add(_Forced(tail) if pre else sub(" ", tail))
+                add(_Forced(tail) if pre else collapse(tail))
+
+
+_EVENTS: tuple[Literal["start", "end", "comment", "pi"], ...] = (
+    "start",
+    "end",
+    "comment",
+    "pi",
+)
+#: Where an element unwrapped would change which rows and cells a table has.
+_TABLE_PARTS = frozenset({"table", "thead", "tbody", "tfoot", "tr"})
+
+
+def _has(node: Any, name: str) -> bool:
+    """Whether a cleaned tree's ``node`` keeps attribute ``name`` it has: yes."""
+    return True
 
 
 def _folded(node: Any, closed: set[Any]) -> bool:
@@ -156,14 +304,18 @@ def _folded(node: Any, closed: set[Any]) -> bool:
     )
 
 
-def _foot_moved(foot: Any, feet: dict[Any, list[Any]]) -> bool:
+def _foot_moved(
+    foot: Any, feet: dict[Any, list[Any]], reading: _Reading | None = None
+) -> bool:
     """Whether a ``<tfoot>`` comes before the table's rows (it is then noted
     in ``feet``, to be written at the table's end)."""
     table = foot.getparent()
     if table is None or table.tag != "table":
         return False
     for after in foot.itersiblings():
-        if after.tag in ("tbody", "tr", "td", "th"):
+        if after.tag in ("tbody", "tr", "td", "th") and (
+            reading is None or not reading.action(after)
+        ):
             feet.setdefault(table, []).append(foot)
             return True
     return False
