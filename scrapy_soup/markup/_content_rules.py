@@ -147,7 +147,8 @@ def _words(words: tuple[str, ...]) -> re.Pattern[str]:
 
 
 _BOILERPLATE = _words(BOILERPLATE_WORDS)
-_COMMENT = _words(COMMENT_WORDS)
+_BOILERPLATE_OR_COMMENT = _words(BOILERPLATE_WORDS + COMMENT_WORDS)
+_BOILERPLATE_OR_COMMENT_TOKENS = BOILERPLATE_TOKENS | COMMENT_TOKENS
 _NOT_BOILERPLATE = _words(NOT_BOILERPLATE_WORDS)
 _OVERLAY = _words(OVERLAY_WORDS)
 
@@ -173,14 +174,14 @@ def boilerplate_name(names: str, comments: bool) -> bool:
     """
     if _NOT_BOILERPLATE.search(names):
         return False
-    if _BOILERPLATE.search(names):
-        return True
-    tokens = set(_SPLIT.split(names))
-    if not tokens.isdisjoint(BOILERPLATE_TOKENS):
-        return True
-    if comments:
-        return False
-    return _COMMENT.search(names) is not None or not tokens.isdisjoint(COMMENT_TOKENS)
+    # Without comments, a comment section's names are boilerplate's: one
+    # search for both word lists (most names match neither).
+    words, tokens = (
+        (_BOILERPLATE, BOILERPLATE_TOKENS)
+        if comments
+        else (_BOILERPLATE_OR_COMMENT, _BOILERPLATE_OR_COMMENT_TOKENS)
+    )
+    return words.search(names) is not None or not tokens.isdisjoint(_SPLIT.split(names))
 
 
 #: Class and id words of the containers that name themselves the content
