@@ -114,7 +114,14 @@ _MOSTLY = 0.5
 _TITLE = 80
 #: Headings and their levels.
 _HEADINGS: dict[object, int] = {f"h{n}": n for n in range(1, 7)}
-_OWN_TEXT = frozenset({"div", "td", "blockquote", "dd"})
+#: The elements that may hold a paragraph's text of their own, and the
+#: least text of their own (before their first child) that makes one.
+_OWN_TEXT: dict[object, int] = {
+    "div": _MIN_PARAGRAPH * 3,
+    "td": _MIN_PARAGRAPH,
+    "blockquote": _MIN_PARAGRAPH,
+    "dd": _MIN_PARAGRAPH,
+}
 #: The paragraphs that vote, and the elements that may hold one's text of
 #: their own.  Found by ``etree.iterwalk``, not ``iter()``, which takes
 #: quadratic time on a 100,000-deep tree (libxml2's XPath, linear too, is
@@ -261,12 +268,16 @@ def _vote(
     """
     scores: dict[etree._Element, float] = {}
     for _, p in etree.iterwalk(body, events=("start",), tag=_PARAGRAPHS):
-        if p.tag in _OWN_TEXT:
+        shortest = _OWN_TEXT.get(p.tag)
+        if shortest is not None:
             # A cell, quote or div holding text directly (and <br>s) is a
             # paragraph; its text before its first child is what counts
             # (these nest: the whole text of each would be quadratic).
-            text = (p.text or "").strip()
-            if len(text) < (_MIN_PARAGRAPH * 3 if p.tag == "div" else _MIN_PARAGRAPH):
+            text = p.text
+            if text is None or len(text) < shortest:
+                continue
+            text = text.strip()
+            if len(text) < shortest:
                 continue
         else:
             text = _text_of(p).strip()
@@ -455,6 +466,8 @@ def _name_weight(el: etree._Element) -> float:
     """What a candidate's tag and names add to its vote."""
     tag = el.tag
     weight = rules.TAG_WEIGHTS.get(tag, 0) if isinstance(tag, str) else 0
+    if not el.attrib:
+        return weight
     names = f"{el.get('class', '')} {el.get('id', '')}"
     if names != " ":
         weight += _names_weight(names.lower())
