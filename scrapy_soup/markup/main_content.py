@@ -126,7 +126,7 @@ _OWN_TEXT: dict[object, int] = {
 #: their own.  Found by ``etree.iterwalk``, not ``iter()``, which takes
 #: quadratic time on a 100,000-deep tree (libxml2's XPath, linear too, is
 #: five times slower on real pages).
-_PARAGRAPHS = (*rules.PARAGRAPHS, *_OWN_TEXT)
+_PARAGRAPHS = (*rules.PARAGRAPHS, *(tag for tag in _OWN_TEXT if isinstance(tag, str)))
 
 
 def main_content(
