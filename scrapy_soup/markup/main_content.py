@@ -297,17 +297,17 @@ def _vote(
     top = top[:_CANDIDATES]
     if not top:  # all in a <nav>: the page is built oddly, the vote stands
         top = ranked[:_CANDIDATES]
-    densities = _Densities()
+    measures = _Measures()
     for el in top:
-        scores[el] *= 1 - densities[el]
+        scores[el] *= 1 - measures.density(el)
     top.sort(key=scores.__getitem__, reverse=True)
     best = _common_ancestor(top, scores, _NEAR[favor])
-    best = _better_parent(best, scores, densities)
-    best = _fuller_candidate(best, top, densities)
-    return _leads_above(best, densities) + _with_siblings(best, scores, densities)
+    best = _better_parent(best, scores, measures)
+    best = _fuller_candidate(best, top, measures)
+    return _leads_above(best, measures) + _with_siblings(best, scores, measures)
 
 
-def _leads_above(best: etree._Element, densities: _Densities) -> list[etree._Element]:
+def _leads_above(best: etree._Element, measures: _Measures) -> list[etree._Element]:
     """The leads before ``best``'s ancestors, up to `_LEAD_LEVELS` up, in page order.
 
     A headline block's standfirst (``p.lead``, ``div.summary``, a
@@ -322,7 +322,7 @@ def _leads_above(best: etree._Element, densities: _Densities) -> list[etree._Ele
         found = []
         for sibling in node.itersiblings(preceding=True):
             if isinstance(sibling.tag, str) and _is_lead(
-                sibling, densities, _LEAD_LONGEST
+                sibling, measures, _LEAD_LONGEST
             ):
                 found.append(sibling)
         leads[:0] = reversed(found)
@@ -331,7 +331,7 @@ def _leads_above(best: etree._Element, densities: _Densities) -> list[etree._Ele
 
 
 def _fuller_candidate(
-    best: etree._Element, top: list[etree._Element], densities: _Densities
+    best: etree._Element, top: list[etree._Element], measures: _Measures
 ) -> etree._Element:
     """``best``, or a candidate holding several times its text if ``best`` is short.
 
@@ -344,12 +344,12 @@ def _fuller_candidate(
     taken instead (trafilatura's fallback on a short extraction is the
     same idea).
     """
-    text = _visible_length(best)
+    text = measures.visible(best)
     if text >= _SHORT:
         return best
     fuller, most, around = best, text * _FULLER, False
     for el in top:
-        own = _visible_length(el) * (1 - densities[el])
+        own = measures.visible(el) * (1 - measures.density(el))
         if own > text * _FULLER and _is_inside(best, el) > around:
             fuller, most, around = el, own, True  # an ancestor first
         elif own > most and _is_inside(best, el) >= around:
@@ -357,14 +357,8 @@ def _fuller_candidate(
     return fuller
 
 
-def _visible_length(el: etree._Element) -> float:
-    """The length of ``el``'s text outside scripts and styles."""
-    unread = etree.iterwalk(el, events=("start",), tag=_UNREAD)
-    return float(len(_TEXT(el)) - sum(len(u.text or "") for _, u in unread))
-
-
 def _better_parent(
-    best: etree._Element, scores: dict[etree._Element, float], densities: _Densities
+    best: etree._Element, scores: dict[etree._Element, float], measures: _Measures
 ) -> etree._Element:
     """An ancestor that scores higher than ``best`` once weighed by its links (Mozilla's Readability).
 
@@ -382,7 +376,7 @@ def _better_parent(
         score = scores[ancestor]
         if score < last / 3:
             break
-        weighed = score * (1 - densities[ancestor])
+        weighed = score * (1 - measures.density(ancestor))
         if weighed > scores[best]:
             scores[ancestor] = weighed
             best = ancestor
@@ -483,28 +477,44 @@ def _names_weight(names: str) -> float:
     return weight - 25 if rules.boilerplate_name(names, comments=False) else weight
 
 
-def _link_density(el: etree._Element) -> float:
-    """The share of ``el``'s text that is in links (1 for no text)."""
-    text = len(_TEXT(el))
-    if not text:
-        return 1.0
-    return min(sum(map(len, _LINK_TEXT(el))) / text, 1.0)
+class _Measures:
+    """What one vote reads of the elements it weighs, each computed once.
 
+    The candidates, their ancestors, the siblings and leads around the
+    winner are often the same elements, and most of them are large: their
+    text is read once, for their link density and their visible length.
+    """
 
-class _Densities(dict[etree._Element, float]):
-    """The link densities (`_link_density`) of the elements one vote reads,
-    each computed once: the candidates, their ancestors, the siblings and
-    leads around the winner are often the same elements."""
+    __slots__ = ("densities", "lengths")
 
-    __slots__ = ()
+    def __init__(self) -> None:
+        self.lengths: dict[etree._Element, int] = {}
+        self.densities: dict[etree._Element, float] = {}
 
-    def __missing__(self, el: etree._Element) -> float:
-        density = self[el] = _link_density(el)
+    def length(self, el: etree._Element) -> int:
+        """The length of ``el``'s text."""
+        length = self.lengths.get(el)
+        if length is None:
+            length = self.lengths[el] = len(_TEXT(el))
+        return length
+
+    def density(self, el: etree._Element) -> float:
+        """The share of ``el``'s text that is in links (1 for no text)."""
+        density = self.densities.get(el)
+        if density is None:
+            text = self.length(el)
+            density = min(sum(map(len, _LINK_TEXT(el))) / text, 1.0) if text else 1.0
+            self.densities[el] = density
         return density
+
+    def visible(self, el: etree._Element) -> float:
+        """The length of ``el``'s text outside scripts and styles."""
+        unread = etree.iterwalk(el, events=("start",), tag=_UNREAD)
+        return float(self.length(el) - sum(len(u.text or "") for _, u in unread))
 
 
 def _with_siblings(
-    best: etree._Element, scores: dict[etree._Element, float], densities: _Densities
+    best: etree._Element, scores: dict[etree._Element, float], measures: _Measures
 ) -> list[etree._Element]:
     """``best``, with its siblings that score near it or read as paragraphs."""
     parent = best.getparent()
@@ -520,13 +530,13 @@ def _with_siblings(
             continue
         if not isinstance(sibling.tag, str):
             continue
-        if (scores.get(sibling, 0.0) >= threshold and densities[sibling] < 0.3) or (
-            before and sibling.tag != "p" and _is_lead(sibling, densities)
-        ):
+        if (
+            scores.get(sibling, 0.0) >= threshold and measures.density(sibling) < 0.3
+        ) or (before and sibling.tag != "p" and _is_lead(sibling, measures)):
             kept.append(sibling)
         elif sibling.tag == "p":
             text = _TEXT(sibling).strip()
-            density = densities[sibling]
+            density = measures.density(sibling)
             if (len(text) > 80 and density < 0.25) or (
                 len(text) > 0 and density == 0 and text.endswith((".", "!", "?"))
             ):
@@ -534,7 +544,7 @@ def _with_siblings(
     return kept
 
 
-def _is_lead(el: etree._Element, densities: _Densities, longest: int = 0) -> bool:
+def _is_lead(el: etree._Element, measures: _Measures, longest: int = 0) -> bool:
     """Whether an element before the content reads as its lead (a standfirst, an excerpt).
 
     The paragraph or two that introduce an article often sit in a wrapper
@@ -543,9 +553,9 @@ def _is_lead(el: etree._Element, densities: _Densities, longest: int = 0) -> boo
     """
     if _is_boilerplate(el, comments=False):
         return False
-    if not _LEAD <= _visible_length(el) <= (longest or float("inf")):
+    if not _LEAD <= measures.visible(el) <= (longest or float("inf")):
         return False
-    if densities[el] >= 0.2:
+    if measures.density(el) >= 0.2:
         return False
     names = f"{el.get('class', '')} {el.get('id', '')}".lower()
     if el.tag == "header" or rules.LEAD.search(names):
