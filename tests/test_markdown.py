@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from lxml import etree
 from markdown_it import MarkdownIt
 
-from scrapy_soup import Soup, clean, to_markdown, to_text
+from scrapy_soup import CleanPolicy, Soup, clean, to_markdown, to_text
 from scrapy_soup.markup._convert import SKIPPED_TAGS
 from scrapy_soup.markup.markdown import markdown_of_element
 
@@ -475,32 +475,71 @@ def test_markdown_reads_as_if_the_forbidden_characters_were_never_there(
     assert to_markdown(dirty) == to_markdown(clean_)
 
 
-def _fully_cleaned_markdown(html: Any, base_url: str | None) -> str:
+def _fully_cleaned_markdown(
+    html: Any, base_url: str | None, policy: CleanPolicy | str | None = None
+) -> str:
     """to_markdown with every attribute cleaned, not only those it reads."""
     from scrapy_soup.markup._convert import working_copy
     from scrapy_soup.markup.markdown import code_languages
 
     languages: dict[Any, str] = {}
     el = working_copy(
-        html, None, base_url, lambda copy: languages.update(code_languages(copy))
+        html, policy, base_url, lambda copy: languages.update(code_languages(copy))
     )
     return markdown_of_element(el, languages)
 
 
-def test_cleaning_only_the_attributes_read_changes_nothing_on_the_vectors() -> None:
-    # to_markdown and to_text clean only the attributes they read (the rest
-    # of the sanitizer's work is for HTML output): the same output as a
-    # full cleaning, on every vector and with links made absolute.
-    from scrapy_soup.markup._convert import working_copy
-    from scrapy_soup.markup.text import text_of_element
+#: Policies that decide the attributes the converter reads otherwise than
+#: the default: presets, one dropping them, one refusing relative and
+#: non-https URLs.
+READ_POLICIES: list[CleanPolicy | str | None] = [
+    None,
+    "strict",
+    "epub",
+    CleanPolicy(
+        drop_attributes={
+            "*": frozenset({"hidden", "alt", "start", "reversed", "value"})
+        }
+    ),
+    CleanPolicy(
+        allowed_attributes={
+            "*": frozenset({"hidden"}),
+            "a": frozenset({"href"}),
+            "img": frozenset({"src"}),
+            "ol": frozenset({"start"}),
+        },
+        url_schemes=frozenset({"https"}),
+        allow_relative_urls=False,
+    ),
+]
 
+
+@pytest.mark.parametrize(
+    "policy",
+    READ_POLICIES,
+    ids=["safe", "strict", "epub", "dropping-them", "https-absolute-only"],
+)
+def test_cleaning_only_the_attributes_read_changes_nothing_on_the_vectors(
+    policy: CleanPolicy | str | None,
+) -> None:
+    # to_markdown decides the attributes it reads as it reads them (the
+    # rest of the sanitizer's work is for HTML output): the same output as a full cleaning, on every vector,
+    # with links made absolute and by every policy.
+    vectors = [*VECTORS, *READ_CASES]
     for base_url in (None, BASE):
         different = [
             v
-            for v in VECTORS
-            if to_markdown(v, base_url) != _fully_cleaned_markdown(v, base_url)
+            for v in vectors
+            if to_markdown(v, base_url, policy)
+            != _fully_cleaned_markdown(v, base_url, policy)
         ]
         assert different == []
+
+
+def test_cleaning_only_the_attributes_read_changes_no_text_on_the_vectors() -> None:
+    from scrapy_soup.markup._convert import working_copy
+    from scrapy_soup.markup.text import text_of_element
+
     different = [
         v for v in VECTORS if to_text(v) != text_of_element(working_copy(v, None, None))
     ]
@@ -512,7 +551,29 @@ def test_cleaning_only_the_attributes_read_changes_nothing_on_the_pages(
     path: Path,
 ) -> None:
     part = page_part(path)
-    assert to_markdown(part) == _fully_cleaned_markdown(part, BASE)
+    for policy in READ_POLICIES:
+        for base_url in (None, BASE):
+            assert to_markdown(part, base_url, policy) == _fully_cleaned_markdown(
+                part, base_url, policy
+            )
+
+
+#: What the attributes the converter reads can hold: script URLs, a
+#: ``<base>`` (kept by no preset, checked as a link all the same), hidden
+#: blocks, numbering, and a tree too deep to convert (read cleaned in full).
+READ_CASES = [
+    '<a href="javascript:alert(1)">x</a><img src="data:text/html,x" alt="a">'
+    '<img src="data:image/png;base64,AA" alt="ok">',
+    '<ol start="5" reversed><li value="9">a<li>b</ol><ol start="x"><li>c</ol>',
+    "<p hidden>h</p><ul hidden><li>x</ul><font hidden>f</font><b hidden>b</b>",
+    '<a href="">self</a><a href=" ">space</a><a href="#top">top</a>'
+    '<a href="//cdn.example/x">cdn</a><img src="">',
+    '<a href="http://plain.example/">http</a><a href="rel/x">rel</a>'
+    '<a href="mailto:x@example.com">mail</a><a href="ftp://f.example/">ftp</a>',
+    '<base href="javascript:x"><a href="rel/x">r</a>',
+    '<base href="/dir/"><a href="rel/x">r</a><img src="i.png" alt="i">',
+    "<div>" * 130 + '<a href="/x" hidden>deep</a>' + "</div>" * 130,
+]
 
 
 @pytest.mark.parametrize(

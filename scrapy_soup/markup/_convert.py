@@ -25,6 +25,8 @@ if TYPE_CHECKING:
 
     from scrapy_soup._tree._tag import Tag
 
+    from ._read import CleanedAttributes
+
     #: What the converters take: HTML text, a soup Tag or Soup, an lxml
     #: element or tree.
     HtmlOrTag: TypeAlias = str | Tag | etree._Element | etree._ElementTree
@@ -35,6 +37,7 @@ __all__ = [
     "WHITESPACE",
     "collapse",
     "collapse_inner",
+    "elements_copy",
     "working_copy",
 ]
 
@@ -137,16 +140,49 @@ def working_copy(
     from .clean import clean_with_links
 
     compiled = _cleaner(get_policy(policy))
+    el, base_url = _fresh(html_or_tag, base_url)
+    if before_clean is not None:
+        before_clean(el)
+    clean_with_links(el, compiled, base_url or None, characters=characters, read=read)
+    return el
+
+
+def elements_copy(
+    html_or_tag: HtmlOrTag,
+    policy: CleanPolicy | str | None,
+    base_url: str | None,
+    before_clean: Any = None,
+) -> tuple[etree._Element, CleanedAttributes]:
+    """`working_copy` cleaned of its elements only, and its attributes as cleaned.
+
+    The elements the policy removes or unwraps go, the characters HTML or
+    XML forbid stay (``characters=False``); the attributes stay as parsed,
+    and the second value reads each as cleaning would leave it, its link
+    made absolute (`_read.CleanedAttributes`): for a converter that reads a
+    few attributes of a few elements (`to_markdown`).
+    """
+    from ._read import CleanedAttributes
+    from .clean import clean_with_links
+
+    compiled = _cleaner(get_policy(policy))
+    el, base_url = _fresh(html_or_tag, base_url)
+    if before_clean is not None:
+        before_clean(el)
+    clean_with_links(el, compiled, None, characters=False, read=frozenset())
+    return el, CleanedAttributes(compiled, el, base_url or None)
+
+
+def _fresh(
+    html_or_tag: HtmlOrTag, base_url: str | None
+) -> tuple[etree._Element, str | None]:
+    """A tree of the caller's own (a string parsed, a tree copied), and its base URL."""
     target = target_element(html_or_tag)
     el = target.element
     if not isinstance(html_or_tag, str):
         if base_url is None:
             base_url = _own_base_url(html_or_tag)
         el = _copy_of(el)
-    if before_clean is not None:
-        before_clean(el)
-    clean_with_links(el, compiled, base_url or None, characters=characters, read=read)
-    return el
+    return el, base_url
 
 
 def _own_base_url(obj: object) -> str | None:

@@ -187,7 +187,9 @@ def clean_with_links(
     else (a converter that writes no HTML: `to_text`, `to_markdown`).  Only
     those attributes are checked (and, of the links, made absolute); the
     others are left as they are, unchecked, never to be written.  The
-    elements and text are the same as without it.
+    elements and text are the same as without it.  An empty *read*: no
+    attribute is checked (the caller reads them through
+    `_read.CleanedAttributes`).
     """
     found: list[Any] = []
     names: Set[str] | None = None
@@ -353,6 +355,7 @@ def _walk(
     url_ok = compiled.url_ok
     plain = settle
     attributes_removed = 0
+    no_attributes = read is not None and not read
     skip_to: Any = None
     node: Any
     for node in el.iter():
@@ -374,6 +377,8 @@ def _walk(
                 # A comment kept makes the tree no longer plain.
                 plain = plain and walk.plain
                 continue
+        if no_attributes:
+            continue  # read by `_read.CleanedAttributes` instead
         names = node.keys()
         if not names:
             # Most elements once the common attributes are stripped.

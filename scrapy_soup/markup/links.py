@@ -294,15 +294,10 @@ def _with_local_tags(
         yield node, local_tag
 
 
-def _set_single(
-    node: etree._Element,
-    name: str,
-    value: str,
-    is_base: bool,
-    base: Base,
-    document_url: Base,
-) -> int:
-    """Make the one URL of attribute *name* absolute; 1 if it changed."""
+def single_url(
+    name: str, value: str, is_base: bool, base: Base, document_url: Base
+) -> str:
+    """The one URL of attribute *name* made absolute (*value* if it cannot be)."""
     if is_base:
         # A <base>'s own href is resolved against the document's URL.
         resolved = document_url.resolve(value)
@@ -312,7 +307,20 @@ def _set_single(
         resolved = base.resolve_empty()
     else:
         resolved = base.resolve(value)
-    if resolved is None or resolved == value:
+    return value if resolved is None else resolved
+
+
+def _set_single(
+    node: etree._Element,
+    name: str,
+    value: str,
+    is_base: bool,
+    base: Base,
+    document_url: Base,
+) -> int:
+    """Make the one URL of attribute *name* absolute; 1 if it changed."""
+    resolved = single_url(name, value, is_base, base, document_url)
+    if resolved == value:
         return 0
     try:
         node.set(name, resolved)

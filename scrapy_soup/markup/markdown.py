@@ -18,17 +18,24 @@ at link edges), and markdownify needs a second parse into Beautiful Soup.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from lxml import etree
 
 from ._characters import ENCODED_FORBIDDEN, has_forbidden
-from ._convert import BLOCK_TAGS, SKIPPED_TAGS, WHITESPACE, working_copy
+from ._convert import (
+    BLOCK_TAGS,
+    SKIPPED_TAGS,
+    WHITESPACE,
+    elements_copy,
+    working_copy,
+)
 from ._inline import Inline, escape_text, link_destination
 from ._policy import CleanPolicy
 
 if TYPE_CHECKING:
     from ._convert import HtmlOrTag
+    from ._read import CleanedAttributes
 
 __all__ = ["code_languages", "markdown_of_element", "to_markdown"]
 
@@ -116,12 +123,33 @@ def _converted(
     policy: CleanPolicy | str | None,
     characters: bool,
 ) -> str:
+    """The Markdown of a copy cleaned first.
+
+    Without ``characters``, the copy is cleaned of its elements only and
+    the converter reads each attribute as cleaning would leave it
+    (`elements_copy`); with them (the forbidden characters dropped), or
+    where the converter needs the cleaned tree itself, of its attributes
+    too (`working_copy`).
+    """
     languages: dict[Any, str] = {}
+
+    def read_languages(copy: etree._Element) -> None:
+        languages.update(code_languages(copy))
+
+    if not characters:
+        el, attributes = elements_copy(html_or_tag, policy, base_url, read_languages)
+        try:
+            return "\n\n".join(
+                b.markdown()
+                for b in _Converter(el, languages, attributes).blocks(el, 0)
+            )
+        except _NeedsCleaning:
+            languages.clear()
     el = working_copy(
         html_or_tag,
         policy,
         base_url,
-        before_clean=lambda copy: languages.update(code_languages(copy)),
+        before_clean=read_languages,
         characters=characters,
         read=_READ,
     )
@@ -184,9 +212,21 @@ class _Flow:
         self.items: list[Any] = []
 
 
+class _NeedsCleaning(Exception):
+    """The converter met what it reads only from a tree cleaned in full."""
+
+
 class _Converter:
-    def __init__(self, root: etree._Element, languages: dict[Any, str]) -> None:
+    def __init__(
+        self,
+        root: etree._Element,
+        languages: dict[Any, str],
+        attributes: CleanedAttributes | None = None,
+    ) -> None:
         self.languages = languages
+        #: The attributes as cleaned, for a tree cleaned of its elements
+        #: only (`elements_copy`); None: the tree is cleaned, read as it is.
+        self.attributes = attributes
         #: How many links around blocks the walk is in (``]`` is escaped).
         self.linking = 0
         # Inline elements holding blocks (a link around a heading): treated
@@ -211,6 +251,33 @@ class _Converter:
 
     def is_block(self, node: Any) -> bool:
         return node.tag in BLOCK_TAGS or node in self.holders
+
+    def get(self, node: Any, name: str) -> str | None:
+        """Attribute ``name`` of ``node`` as the cleaned tree has it."""
+        value: str | None = node.get(name)
+        if value is None or self.attributes is None:
+            return value
+        return self.attributes.value(node, name, value)
+
+    def hidden(self, node: Any) -> bool:
+        """Whether ``node``'s ``hidden``, which it has, stays once cleaned."""
+        return self.attributes is None or self.get(node, "hidden") is not None
+
+    def skipped(self, node: Any) -> bool:
+        """Whether an element is never shown (`SKIPPED_TAGS`, ``hidden``).
+
+        Asked of each element as the walk meets it: an XPath search for
+        ``hidden`` took longer than reading the attribute of every element.
+        """
+        return node.tag in SKIPPED_TAGS or (
+            node.get("hidden") is not None and self.hidden(node)
+        )
+
+    def plain(self, el: Any) -> list[str]:
+        """Too deep to convert: its text as paragraphs (escaped, collapsed)."""
+        if self.attributes is not None:
+            raise _NeedsCleaning  # `text_of_element` reads a cleaned tree
+        return _plain(el)
 
     # -- blocks -------------------------------------------------------------
     def blocks(self, el: Any, depth: int) -> list[_Block]:
@@ -246,7 +313,7 @@ class _Converter:
             if (
                 type(tag) is str
                 and tag not in SKIPPED_TAGS
-                and child.get("hidden") is None
+                and (child.get("hidden") is None or not self.hidden(child))
             ):
                 if tag == "li" and depth + 1 < _MAX_DEPTH:
                     # A browser shows it as a list item wherever it is.
@@ -286,15 +353,15 @@ class _Converter:
                 elif depth + 1 >= _MAX_DEPTH:
                     self.end_line(flow, depth)
                     self.block(child, depth + 1, flow.out)
-                elif tag == "a" and _safe_url(child.get("href"), False):
+                elif tag == "a" and _safe_url(href := self.get(child, "href"), False):
                     lead = self.leading_inline(child)
                     if lead is not None:
                         inline = flow.inline
-                        inline.open_link(child.get("href"))
+                        inline.open_link(href)
                         if child.text:
                             inline.raw(child.text)
                         for node in child[:lead]:
-                            if type(node.tag) is str and not _skipped(node):
+                            if type(node.tag) is str and not self.skipped(node):
                                 self.inline(node, inline, depth + 2, flat=False)
                             if node.tail:
                                 inline.raw(node.tail)
@@ -319,7 +386,7 @@ class _Converter:
         shown = bool((el.text or "").strip())
         for i, child in enumerate(el):
             tag = child.tag
-            if type(tag) is str and not _skipped(child):
+            if type(tag) is str and not self.skipped(child):
                 if tag in BLOCK_TAGS or tag == "li" or child in self.holders:
                     return i if shown else None
                 shown = shown or _has_text(child)
@@ -329,7 +396,7 @@ class _Converter:
     def block(self, el: Any, depth: int, out: list[_Block]) -> None:
         tag = el.tag
         if depth >= _MAX_DEPTH:
-            out.extend(_Block("p", text) for text in _plain(el))
+            out.extend(_Block("p", text) for text in self.plain(el))
         elif tag in _HEADINGS:
             prefix = "#" * int(tag[1])
             if _holds(el, _NOT_IN_HEADINGS):
@@ -361,11 +428,11 @@ class _Converter:
             out.append(_Block("raw", "---"))
         elif tag == "table":
             self.table(el, depth, out)
-        elif tag == "a" and _safe_url(el.get("href"), False):
+        elif tag == "a" and _safe_url(href := self.get(el, "href"), False):
             self.linking += 1
             inner = self.blocks(el, depth)
             self.linking -= 1
-            _link_blocks(inner, link_destination(el.get("href")))
+            _link_blocks(inner, link_destination(href))
             out.extend(inner)
         else:
             out.extend(self.blocks(el, depth))
@@ -397,9 +464,9 @@ class _Converter:
         number = 0
         if ordered:
             # HTML 4.4.5: a reversed list counts down from its size.
-            if el.get("reversed") is not None:
+            if self.get(el, "reversed") is not None:
                 step = -1
-            start = el.get("start")
+            start = self.get(el, "start")
             if start is not None:
                 number = _number(start, 1)
             else:
@@ -414,7 +481,7 @@ class _Converter:
                 body = "___" + body[3:]
             loose = loose or spread
             if ordered:
-                value = li.get("value")
+                value = self.get(li, "value")
                 if value is not None:
                     number = _number(value, number)
                 if i == 0:
@@ -455,7 +522,7 @@ class _Converter:
         last = nodes[-1] if nodes else None
         for child in nodes:
             tag = child.tag
-            if isinstance(tag, str) and not _skipped(child):
+            if isinstance(tag, str) and not self.skipped(child):
                 if tag == "li":
                     flush()
                     target = self.blocks(child, depth + 1)
@@ -466,9 +533,9 @@ class _Converter:
                     self.linking += 1
                     self._list_items(child, None, depth + 1, target, items)
                     self.linking -= 1
-                    if tag == "a" and _safe_url(child.get("href"), False):
+                    if tag == "a" and _safe_url(href := self.get(child, "href"), False):
                         linked = items[count][1] if len(items) > count else target
-                        _link_blocks(linked, link_destination(child.get("href")))
+                        _link_blocks(linked, link_destination(href))
                     if items:
                         target = items[-1][1]
                 elif self.is_block(child):
@@ -528,7 +595,7 @@ class _Converter:
             if (
                 type(tag) is str
                 and tag not in SKIPPED_TAGS
-                and child.get("hidden") is None
+                and (child.get("hidden") is None or not self.hidden(child))
             ):
                 if tag in _INLINE_SHAPED or depth >= _MAX_DEPTH:
                     self.inline(child, inline, depth, flat)
@@ -546,13 +613,13 @@ class _Converter:
         if tag == "br":
             inline.hard_break()
         elif tag == "img":
-            src = el.get("src")
+            src = self.get(el, "src")
             if _safe_url(src, True):
-                alt = WHITESPACE.sub(" ", el.get("alt") or "").strip()
+                alt = WHITESPACE.sub(" ", self.get(el, "alt") or "").strip()
                 alt = escape_text(alt, link=True, cell=inline.cell)
                 inline.atom(f"![{alt}]({link_destination(src)})")
-        elif tag == "a" and _safe_url(el.get("href"), False):
-            inline.open_link(el.get("href"))
+        elif tag == "a" and _safe_url(href := self.get(el, "href"), False):
+            inline.open_link(href)
             self.inline_content(el, inline, depth, flat)
             inline.close_link()
         elif tag in _EMPHASIS:
@@ -569,15 +636,6 @@ class _Converter:
             inline.space()
         else:
             self.inline_content(el, inline, depth, flat)
-
-
-def _skipped(node: Any) -> bool:
-    """Whether an element is never shown (`SKIPPED_TAGS`, ``hidden``).
-
-    Asked of each element as the walk meets it: an XPath search for
-    ``hidden`` took longer than reading the attribute of every element.
-    """
-    return node.tag in SKIPPED_TAGS or node.get("hidden") is not None
 
 
 def _paragraph(inline: Inline, out: list[_Block]) -> None:
@@ -606,7 +664,7 @@ def _item_body(blocks: list[_Block]) -> tuple[str, bool]:
     return "".join(parts), spread
 
 
-def _safe_url(url: str | None, image: bool) -> bool:
+def _safe_url(url: str | None, image: bool) -> TypeGuard[str]:
     """Whether ``url`` is there and no script URL (nor ``data:`` but an
     image's), whatever the policy kept."""
     if url is None:
