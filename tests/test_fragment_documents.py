@@ -118,6 +118,11 @@ CASES = [
     '<body a\'b="c" d=e>x</body>z<body>',
     # A control character after an end tag (lxml would not set that text).
     "<head></html>\x1f",
+    # An end tag inside a start tag, which libxml2 reads as attribute names
+    # (the renamed name was left in the tree).
+    "<p a=x </body>y",
+    "<br a=x </body>y",
+    "<div><img src=x </html>z</div>",
 ]
 #: Text lxml would not set (a control character libxml2 keeps) where an end
 #: tag closes elements it did not close itself: parsed as if no document
@@ -254,6 +259,15 @@ def test_a_tag_renamed_where_libxml2_reads_text_falls_back() -> None:
     assert not unmark_document_tags(soup._el, starts, ends)
     # The soup parses the markup again as it is: the attribute is kept.
     assert Soup('<a title="</body>">x</a>', "fragment").a["title"] == "</body>"
+
+
+def test_a_renamed_end_tag_read_as_attribute_names_is_never_output() -> None:
+    # libxml2 reads "</body" in the <p> start tag as attribute names; the
+    # mark after it is an element all the same. The markup is parsed again
+    # as written (html.parser also keeps the <body> around it: not here).
+    soup = Soup("<body><p a=x </body>y</p></body>", "fragment")
+    assert "scrapy-soup-written" not in str(soup)
+    assert str(soup.p) == str(_bs4("<body><p a=x </body>y</p></body>").p)
 
 
 def test_libxml2_trees_pinned() -> None:
