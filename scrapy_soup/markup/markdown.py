@@ -22,6 +22,18 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 
 from lxml import etree
 
+from ._blocks import (
+    Block,
+    add_paragraph,
+    code_span,
+    heading_block,
+    item_body,
+    link_blocks,
+    list_number,
+    plain_paragraphs,
+    prefixed,
+    table_rows,
+)
 from ._characters import ENCODED_FORBIDDEN, has_forbidden
 from ._convert import (
     BLOCK_TAGS,
@@ -39,7 +51,6 @@ if TYPE_CHECKING:
 
 __all__ = ["code_languages", "markdown_of_element", "to_markdown"]
 
-_CELLS = frozenset({"td", "th"})
 #: The attributes the converter reads after cleaning: only they are cleaned
 #: on the way (links and images in full, with their URLs checked and made
 #: absolute; cleaning the rest is most of the sanitizer's time, for nothing
@@ -68,8 +79,6 @@ _NOT_IN_HEADINGS = frozenset(
 _STRUCTURE = frozenset({"img", "hr", "li", *_HEADINGS, *_PRE})
 #: What makes ``<code>`` more than a code span (`_Converter.inline`).
 _LINKS_IN_CODE = frozenset({"a", "img"})
-#: A trailing run of ``#`` a heading would read as its closing sequence.
-_CLOSING_HASHES = re.compile(r"(?:^| )(#+)$")
 #: The language of a code block: ``language-python`` (the HTML standard's
 #: recommendation, highlight.js, Prism) or ``lang-python`` (Prettify).
 _LANGUAGE = re.compile(r"(?:^|\s)lang(?:uage)?-([\w.+#-]+)")
@@ -180,33 +189,13 @@ def markdown_of_element(
     return "\n\n".join(b.markdown() for b in converter.blocks(el, 0))
 
 
-class _Block:
-    """One block of the output: a paragraph or heading (whose text a link
-    around blocks may still wrap), or Markdown already written (``raw``)."""
-
-    __slots__ = ("interrupts", "kind", "linked", "prefix", "text")
-
-    def __init__(self, kind: str, text: str, prefix: str = "", linked: bool = True):
-        self.kind = kind
-        self.text = text
-        self.prefix = prefix
-        self.linked = linked
-        #: A list that may follow a paragraph's line without a blank line
-        #: (CommonMark 5.3: a bullet list, or one numbered from 1, whose
-        #: first item is not empty).
-        self.interrupts = False
-
-    def markdown(self) -> str:
-        return self.prefix + self.text
-
-
 class _Flow:
     """The blocks being written for one container, and its open paragraph."""
 
     __slots__ = ("inline", "items", "out")
 
     def __init__(self, inline: Inline) -> None:
-        self.out: list[_Block] = []
+        self.out: list[Block] = []
         self.inline = inline
         #: List items outside a list, in a row (written as one list).
         self.items: list[Any] = []
@@ -277,10 +266,10 @@ class _Converter:
         """Too deep to convert: its text as paragraphs (escaped, collapsed)."""
         if self.attributes is not None:
             raise _NeedsCleaning  # `text_of_element` reads a cleaned tree
-        return _plain(el)
+        return plain_paragraphs(el)
 
     # -- blocks -------------------------------------------------------------
-    def blocks(self, el: Any, depth: int) -> list[_Block]:
+    def blocks(self, el: Any, depth: int) -> list[Block]:
         """The blocks of ``el``'s content."""
         flow = _Flow(Inline(False, self.linking > 0))
         if el.text:
@@ -295,7 +284,7 @@ class _Converter:
             self.list_block(None, depth + 1, flow.out, flow.items)
             flow.items = []
         if flow.inline.content:
-            _paragraph(flow.inline, flow.out)
+            add_paragraph(flow.inline, flow.out)
             flow.inline = Inline(False, self.linking > 0)
 
     def flow(self, el: Any, start: int, depth: int, flow: _Flow) -> None:
@@ -318,7 +307,7 @@ class _Converter:
                 if tag == "li" and depth + 1 < _MAX_DEPTH:
                     # A browser shows it as a list item wherever it is.
                     if flow.inline.content:
-                        _paragraph(flow.inline, flow.out)
+                        add_paragraph(flow.inline, flow.out)
                         flow.inline = Inline(False, self.linking > 0)
                     flow.items.append(child)
                     if (child.tail or "").strip():
@@ -393,10 +382,10 @@ class _Converter:
             shown = shown or bool((child.tail or "").strip())
         return None
 
-    def block(self, el: Any, depth: int, out: list[_Block]) -> None:
+    def block(self, el: Any, depth: int, out: list[Block]) -> None:
         tag = el.tag
         if depth >= _MAX_DEPTH:
-            out.extend(_Block("p", text) for text in self.plain(el))
+            out.extend(Block("p", text) for text in self.plain(el))
         elif tag in _HEADINGS:
             prefix = "#" * int(tag[1])
             if _holds(el, _NOT_IN_HEADINGS):
@@ -405,40 +394,40 @@ class _Converter:
                 inner = self.blocks(el, depth)
                 if inner and inner[0].kind == "p":
                     first = inner.pop(0)
-                    heading = _heading(prefix, first.text.replace("\\\n", " "))
+                    heading = heading_block(prefix, first.text.replace("\\\n", " "))
                     heading.linked = first.linked
                 else:
-                    heading = _heading(prefix, "")
+                    heading = heading_block(prefix, "")
                 out.append(heading)
                 out.extend(inner)
                 return
             inline = Inline(False, self.linking > 0)
             self.inline_content(el, inline, depth, flat=True)
-            heading = _heading(prefix, inline.markdown(flat=True))
+            heading = heading_block(prefix, inline.markdown(flat=True))
             heading.linked = inline.links > 0
             out.append(heading)
         elif tag in _LISTS:
             self.list_block(el, depth, out)
         elif tag == "blockquote":
             quoted = "\n\n".join(b.markdown() for b in self.blocks(el, depth))
-            out.append(_Block("raw", _prefixed(quoted, "> ", ">")))
+            out.append(Block("raw", prefixed(quoted, "> ", ">")))
         elif tag in _PRE:
-            out.append(_Block("raw", self.code_block(el)))
+            out.append(Block("raw", self.code_block(el)))
         elif tag == "hr":
-            out.append(_Block("raw", "---"))
+            out.append(Block("raw", "---"))
         elif tag == "table":
             self.table(el, depth, out)
         elif tag == "a" and _safe_url(href := self.get(el, "href"), False):
             self.linking += 1
             inner = self.blocks(el, depth)
             self.linking -= 1
-            _link_blocks(inner, link_destination(href))
+            link_blocks(inner, link_destination(href))
             out.extend(inner)
         else:
             out.extend(self.blocks(el, depth))
 
     def list_block(
-        self, el: Any, depth: int, out: list[_Block], nodes: list[Any] | None = None
+        self, el: Any, depth: int, out: list[Block], nodes: list[Any] | None = None
     ) -> None:
         """A list (``el``, or the list items ``nodes`` found outside one).
 
@@ -447,8 +436,8 @@ class _Converter:
         holds items of this list (``<ul><div><li>``) is looked through, as
         a browser shows them as its items.
         """
-        before: list[_Block] = []
-        items: list[tuple[Any, list[_Block]]] = []
+        before: list[Block] = []
+        items: list[tuple[Any, list[Block]]] = []
         self._list_items(el, nodes, depth, before, items)
         out.extend(before)
         if not items:
@@ -468,14 +457,14 @@ class _Converter:
                 step = -1
             start = self.get(el, "start")
             if start is not None:
-                number = _number(start, 1)
+                number = list_number(start, 1)
             else:
                 number = len(items) if step < 0 else 1
         loose = False
         lines: list[str] = []
         first_number = number
         for i, (li, blocks) in enumerate(items):
-            body, spread = _item_body(blocks)
+            body, spread = item_body(blocks)
             if body.startswith("---"):
                 # "- ---" is a thematic break; "- ___" an item holding one.
                 body = "___" + body[3:]
@@ -483,15 +472,15 @@ class _Converter:
             if ordered:
                 value = self.get(li, "value")
                 if value is not None:
-                    number = _number(value, number)
+                    number = list_number(value, number)
                 if i == 0:
                     first_number = number
                 marker = f"{min(max(number, 0), 999_999_999)}{kind[2]} "
                 number += step
             else:
                 marker = f"{kind[2]} "
-            lines.append(_prefixed(body, marker, marker.rstrip(), " " * len(marker)))
-        block = _Block(kind, ("\n\n" if loose else "\n").join(lines))
+            lines.append(prefixed(body, marker, marker.rstrip(), " " * len(marker)))
+        block = Block(kind, ("\n\n" if loose else "\n").join(lines))
         block.interrupts = bool(items[0][1]) and (not ordered or first_number == 1)
         out.append(block)
 
@@ -500,8 +489,8 @@ class _Converter:
         el: Any,
         nodes: list[Any] | None,
         depth: int,
-        before: list[_Block],
-        items: list[tuple[Any, list[_Block]]],
+        before: list[Block],
+        items: list[tuple[Any, list[Block]]],
     ) -> None:
         """Sort a list's content into ``items`` (each with the blocks after
         it) and the blocks ``before`` the first."""
@@ -512,7 +501,7 @@ class _Converter:
             nonlocal inline
             if inline.tokens:  # else unused: kept
                 if inline.content:
-                    _paragraph(inline, target)
+                    add_paragraph(inline, target)
                 inline = Inline(False, self.linking > 0)
 
         if nodes is None:
@@ -535,7 +524,7 @@ class _Converter:
                     self.linking -= 1
                     if tag == "a" and _safe_url(href := self.get(child, "href"), False):
                         linked = items[count][1] if len(items) > count else target
-                        _link_blocks(linked, link_destination(href))
+                        link_blocks(linked, link_destination(href))
                     if items:
                         target = items[-1][1]
                 elif self.is_block(child):
@@ -558,8 +547,8 @@ class _Converter:
             code += "\n"
         return f"{fence}{language}\n{code}{fence}"
 
-    def table(self, el: Any, depth: int, out: list[_Block]) -> None:
-        rows = _rows(el)
+    def table(self, el: Any, depth: int, out: list[Block]) -> None:
+        rows = table_rows(el)
         caption = el.find("caption")
         if caption is not None:
             out.extend(self.blocks(caption, depth))
@@ -582,7 +571,7 @@ class _Converter:
             lines.append("| " + " | ".join(cells) + " |")
             if i == 0:
                 lines.append("|" + " --- |" * width)
-        out.append(_Block("raw", "\n".join(lines)))
+        out.append(Block("raw", "\n".join(lines)))
 
     # -- inline -------------------------------------------------------------
     def inline_content(self, el: Any, inline: Inline, depth: int, flat: bool) -> None:
@@ -627,7 +616,7 @@ class _Converter:
             self.inline_content(el, inline, depth, flat)
             inline.close_emphasis(mark)
         elif tag in _CODE and not _holds(el, _LINKS_IN_CODE):
-            inline.atom(_code_span(" ".join(el.itertext()), inline.cell))
+            inline.atom(code_span(" ".join(el.itertext()), inline.cell))
         elif tag in BLOCK_TAGS:
             # In a heading or a cell, or a block that shows nothing: its
             # line breaks are spaces.
@@ -636,32 +625,6 @@ class _Converter:
             inline.space()
         else:
             self.inline_content(el, inline, depth, flat)
-
-
-def _paragraph(inline: Inline, out: list[_Block]) -> None:
-    """Add ``inline`` to ``out`` as a paragraph (unless it writes nothing)."""
-    text = inline.markdown()
-    if text:
-        out.append(_Block("p", text, "", inline.links > 0))
-
-
-def _item_body(blocks: list[_Block]) -> tuple[str, bool]:
-    """A list item's blocks, and whether a blank line separates any two.
-
-    A paragraph and the list after it stay together (a tight item), where
-    that list may interrupt a paragraph (`_Block.interrupts`): else its
-    first line would be read as the paragraph's (``-`` alone: a setext
-    underline).
-    """
-    parts: list[str] = []
-    spread = False
-    for i, block in enumerate(blocks):
-        if i:
-            tight = blocks[i - 1].kind == "p" and block.interrupts
-            parts.append("\n" if tight else "\n\n")
-            spread = spread or not tight
-        parts.append(block.markdown())
-    return "".join(parts), spread
 
 
 def _safe_url(url: str | None, image: bool) -> TypeGuard[str]:
@@ -674,22 +637,6 @@ def _safe_url(url: str | None, image: bool) -> TypeGuard[str]:
     if image and _DATA_IMAGE.match(url):
         return True
     return _SCRIPT_URL.match(url) is None
-
-
-def _number(value: str, default: int) -> int:
-    """An ``<ol start>`` or ``<li value>``: an integer, else ``default``."""
-    try:
-        return int(value.strip())
-    except ValueError:
-        return default
-
-
-def _heading(prefix: str, text: str) -> _Block:
-    """A heading's block; a trailing run of ``#`` it would close on is escaped."""
-    match = _CLOSING_HASHES.search(text)
-    if match is not None:
-        text = text[: match.start(1)] + "\\" + text[match.start(1) :]
-    return _Block("h", text, prefix + (" " if text else ""))
 
 
 def _shows_nothing(block: Any) -> bool:
@@ -726,110 +673,3 @@ def _holds_items(el: Any) -> bool:
         else:
             return True
     return False
-
-
-def _link_blocks(blocks: list[_Block], destination: str) -> None:
-    """Link the blocks a link around blocks holds: the first paragraphs (an
-    image, a line of text) and the heading after them, as one link; the
-    rest keep their own links, or none (a Markdown link holds one line)."""
-    start = next(
-        (
-            i
-            for i, b in enumerate(blocks)
-            if b.kind in ("p", "h") and not b.linked and b.text
-        ),
-        None,
-    )
-    if start is None:
-        # Nothing to link (an empty block): the link, empty, stays.
-        blocks.insert(0, _Block("p", f"[]({destination})"))
-        return
-    end = start
-    while blocks[end].kind == "p" and end + 1 < len(blocks):
-        after = blocks[end + 1]
-        if after.kind not in ("p", "h") or after.linked or not after.text:
-            break
-        end += 1
-    run = blocks[start : end + 1]
-    last = run[-1]
-    if last.kind == "h":
-        text = " ".join(b.text.replace("\\\n", " ") for b in run)
-    else:
-        text = "\\\n".join(b.text for b in run)
-    last.text = f"[{text}]({destination})"
-    last.linked = True
-    blocks[start : end + 1] = [last]
-
-
-def _rows(table: Any) -> list[list[Any]]:
-    """The cells of the table's rows (not those of tables inside it), in the
-    order a browser shows them: its first ``<thead>`` first, its first
-    ``<tfoot>`` last (HTML 4 wrote it before the body). Cells the parser
-    left outside a row (``<tbody><td>``) make one row, as a browser's
-    parser would wrap them in one."""
-    head: list[list[Any]] = []
-    body: list[list[Any]] = []
-    foot: list[list[Any]] = []
-    for child in table:
-        tag = child.tag
-        if tag == "thead" and not head:
-            _section_rows(child, head)
-        elif tag == "tfoot":
-            _section_rows(child, foot)
-        elif tag in ("thead", "tbody", "tfoot"):
-            _section_rows(child, body)
-    _section_rows(table, body)
-    return [row for row in head + body + foot if row]
-
-
-def _section_rows(section: Any, rows: list[list[Any]]) -> None:
-    """Add the rows of a table section (or the table's own) to ``rows``."""
-    loose: list[Any] | None = None
-    for child in section:
-        tag = child.tag
-        if tag == "tr":
-            rows.append([c for c in child if c.tag in _CELLS])
-            loose = None
-        elif tag in _CELLS:
-            if loose is None:
-                loose = []
-                rows.append(loose)
-            loose.append(child)
-
-
-def _code_span(text: str, cell: bool) -> str:
-    """Inline code; in a table cell, ``|`` is escaped even there (GFM 4.10)."""
-    text = WHITESPACE.sub(" ", text)
-    if not text.strip():
-        return ""
-    if cell:
-        text = text.replace("|", "\\|")
-    longest = max((len(r) for r in re.findall(r"`+", text)), default=0)
-    ticks = "`" * (longest + 1)
-    pad = " " if text[0] in "` " or text[-1] in "` " else ""
-    return f"{ticks}{pad}{text}{pad}{ticks}"
-
-
-def _prefixed(text: str, first: str, bare: str, rest: str | None = None) -> str:
-    """``text`` with ``first`` before its first line, ``rest`` (default: the
-    same) before the others; an empty line gets ``bare`` (no trailing spaces)."""
-    later = first if rest is None else rest
-    out = []
-    for i, line in enumerate(text.split("\n") if text else [""]):
-        prefix = first if i == 0 else later
-        out.append(prefix + line if line else (bare if i == 0 or rest is None else ""))
-    return "\n".join(out)
-
-
-def _plain(el: Any) -> list[str]:
-    """Too deep to convert: its text as paragraphs (escaped, collapsed)."""
-    from .text import text_of_element
-
-    out = []
-    for line in text_of_element(el).split("\n"):
-        inline = Inline()
-        inline.raw(line)
-        text = inline.markdown()
-        if text:
-            out.append(text)
-    return out
