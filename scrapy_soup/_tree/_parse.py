@@ -267,10 +267,17 @@ def html_parser(encoding: str | None = None, target: Any = None) -> etree.HTMLPa
     """The HTML parser: recovering, huge trees, and no invented doctype.
 
     ``target``: a parser target to feed instead of building a tree (`_deep`).
+    No table of ``id`` values is kept (``collect_ids``): nothing here looks
+    elements up by it (search compiles ``id`` to ``@id``), and building and
+    freeing it, with an error logged per duplicate, cost 5-7% of a parse.
     """
     # lxml-stubs type a parser with a target apart (CustomTargetParser).
     return etree.HTMLParser(  # type: ignore[no-any-return]
-        **_PARSER_SETTINGS, default_doctype=False, encoding=encoding, target=target
+        **_PARSER_SETTINGS,
+        default_doctype=False,
+        encoding=encoding,
+        target=target,
+        collect_ids=False,
     )
 
 
