@@ -246,7 +246,10 @@ class Inline:
         core = text.strip(_WHITESPACE_CHARS)
         if not core:
             if text:
-                self._outside(_SPACE)
+                if self.marks:
+                    self._outside(_SPACE)
+                else:  # `_outside` without the call: most texts are this
+                    self.tokens.append(_SPACE)
             return
         if text[0] in _WHITESPACE_CHARS:
             self._outside(_SPACE)
