@@ -19,7 +19,7 @@ from typing import Any
 from lxml import etree
 
 from ._attributes import value_ok
-from ._policy import _DROP, _KEEP, _attr_key, _Cleaner, _local_tag
+from ._policy import _DROP, _KEEP, _URL, _attr_key, _Cleaner, _local_tag
 from ._url import Base
 from .links import document_base, link_attribute_names, single_url
 
@@ -33,14 +33,15 @@ class CleanedAttributes:
     ``base_url``: the links' base (None: left as they are).
     """
 
-    __slots__ = ("base", "compiled", "decisions", "document_url", "links")
+    __slots__ = ("base", "compiled", "decisions", "document_url", "links", "url_ok")
 
     def __init__(
         self, compiled: _Cleaner, el: etree._Element, base_url: str | None
     ) -> None:
         self.compiled = compiled
-        #: (tag, name) -> (decision, local tag, attribute key).
-        self.decisions: dict[tuple[Any, str], tuple[int, str, str]] = {}
+        #: name -> tag -> (decision, local tag, attribute key).
+        self.decisions: dict[str, dict[Any, tuple[int, str, str]]] = {}
+        self.url_ok = compiled.url_ok
         self.links: frozenset[str] = frozenset()
         self.base: Base | None = None
         self.document_url: Base | None = None
@@ -64,20 +65,21 @@ class CleanedAttributes:
     def value(self, node: Any, name: str, value: str) -> str | None:
         """What cleaning leaves of ``node``'s attribute ``name`` holding ``value``."""
         tag = node.tag
-        found = self.decisions.get((tag, name))
+        by_tag = self.decisions.get(name)
+        if by_tag is None:
+            by_tag = self.decisions[name] = {}
+        found = by_tag.get(tag)
         if found is None:
             local = _local_tag(tag)
             key = _attr_key(name)
-            found = self.decisions[tag, name] = (
-                self.compiled.decide(local, key),
-                local,
-                key,
-            )
+            found = by_tag[tag] = (self.compiled.decide(local, key), local, key)
         decision, local, key = found
-        if decision == _DROP:
-            return None
-        if decision != _KEEP and not value_ok(
-            self.compiled, node, decision, local, key, value
+        if decision == _URL:  # href, src: most of what is read
+            if not self.url_ok(value, local, key):
+                return None
+        elif decision == _DROP or (
+            decision != _KEEP
+            and not value_ok(self.compiled, node, decision, local, key, value)
         ):
             return None
         if self.base is not None and name in self.links:

@@ -121,7 +121,9 @@ def to_markdown(
     # whole tree; only Markdown holding some is made again from a tree they
     # are dropped from.
     markdown = _converted(html_or_tag, base_url, policy, characters=False)
-    if has_forbidden(markdown) or ENCODED_FORBIDDEN.search(markdown) is not None:
+    if has_forbidden(markdown) or (
+        "%" in markdown and ENCODED_FORBIDDEN.search(markdown) is not None
+    ):
         markdown = _converted(html_or_tag, base_url, policy, characters=True)
     return markdown
 
