@@ -55,6 +55,10 @@ class CleanedAttributes:
                     del node.attrib["href"]
             self.base, self.document_url = document_base(el, base_url)
 
+    def may_keep(self, name: str) -> bool:
+        """Whether cleaning keeps attribute ``name`` on some tag."""
+        return not self.compiled.dropped_everywhere(name)
+
     def get(self, node: Any, name: str) -> str | None:
         """``node.get(name)`` of the cleaned tree, links made absolute."""
         value = node.get(name)

@@ -218,6 +218,9 @@ class _Converter:
         #: The attributes as cleaned, for a tree cleaned of its elements
         #: only (`elements_copy`); None: the tree is cleaned, read as it is.
         self.attributes = attributes
+        #: Whether an element's ``hidden`` may hide it (False: the policy
+        #: drops ``hidden`` on every tag, and no element is asked for it).
+        self.hides = attributes is None or attributes.may_keep("hidden")
         #: How many links around blocks the walk is in (``]`` is escaped).
         self.linking = 0
         # Inline elements holding blocks (a link around a heading): treated
@@ -261,7 +264,7 @@ class _Converter:
         ``hidden`` took longer than reading the attribute of every element.
         """
         return node.tag in SKIPPED_TAGS or (
-            node.get("hidden") is not None and self.hidden(node)
+            self.hides and node.get("hidden") is not None and self.hidden(node)
         )
 
     def plain(self, el: Any) -> list[str]:
@@ -299,12 +302,13 @@ class _Converter:
         a link on that line); else it links the blocks it holds.
         """
         holders = self.holders
+        hides = self.hides
         for child in el[start:] if start else el:
             tag = child.tag
             if (
                 type(tag) is str
                 and tag not in SKIPPED_TAGS
-                and (child.get("hidden") is None or not self.hidden(child))
+                and (not hides or child.get("hidden") is None or not self.hidden(child))
             ):
                 if tag == "li" and depth + 1 < _MAX_DEPTH:
                     # A browser shows it as a list item wherever it is.
@@ -581,12 +585,13 @@ class _Converter:
         if text:
             inline.raw(text)
         depth += 1
+        hides = self.hides
         for child in el:
             tag = child.tag
             if (
                 type(tag) is str
                 and tag not in SKIPPED_TAGS
-                and (child.get("hidden") is None or not self.hidden(child))
+                and (not hides or child.get("hidden") is None or not self.hidden(child))
             ):
                 if tag in _INLINE_SHAPED or depth >= _MAX_DEPTH:
                     self.inline(child, inline, depth, flat)
