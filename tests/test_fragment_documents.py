@@ -123,6 +123,18 @@ CASES = [
     "<p a=x </body>y",
     "<br a=x </body>y",
     "<div><img src=x </html>z</div>",
+    # A comment or raw-text element's start in an attribute is no markup:
+    # the document tags after it are tags (what follows them was lost).
+    '<body><div title="<!--"></div><p>x</p></body><p>after</p>',
+    '<body><a title="<script>">x</a></body><p>after</p>',
+    "<body><i title='<style>'>y</i></body>z",
+    '<p data-x="<iframe src=x>">q</p></body>z',
+    "<body><p a=x<!-- >y</p></body>z",
+    "<body><p a<!--b>y</p></body>z",
+    "<body><a<!--b>y</a></body>z",
+    '<body><div title="a>b<!--">q</div></body>z',
+    '<body><scripts a="<!--">q</scripts></body>z',
+    '<body>x<!-- <p title="-->"> --></body>y',
 ]
 #: Text lxml would not set (a control character libxml2 keeps) where an end
 #: tag closes elements it did not close itself: parsed as if no document
@@ -296,6 +308,7 @@ _PIECES = [
     "<!--", "-->", "--!>", "<script>", "</script>", "<title>", "</title>", "<!x>",
     "<?p?>", "<p>", "text", " ", "<", ">", "'", '"', "<plaintext>", "<textarea>",
     "</textarea>", "<htmlx>", "</b", "<xmp>", "</xmp>", "<<", "---",
+    '<div title="', "<a x=", "<i ", "=", "<?", "<!",
 ]  # fmt: skip
 
 

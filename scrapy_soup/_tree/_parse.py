@@ -362,53 +362,40 @@ def _any_case(word: bytes) -> bytes:
     )
 
 
-def _raw_text(first: bytes, others: bytes, names: tuple[bytes, ...]) -> bytes:
-    """Raw-text elements' start tags and text, up to and with ``</name``.
-
-    After ``<`` + ``first``; the text ends at the first ``</name`` followed
-    by a space, ``/`` or ``>`` (any case), or at the end.  ``others``: the
-    second letters that start none of them (the common tags: one test),
-    then an empty last alternative: another tag is nothing to step over.
-    """
-    parts = [
-        b"".join(
-            [
-                _any_case(name[len(first) :]),
-                rb"(?=[\s/>])(?:[^<]++|<++(?!/",
-                _any_case(name),
-                rb"[\s/>]))*+(?:<*?</",
-                _any_case(name),
-                rb")?",
-            ]
-        )
-        for name in names
-    ]
-    return b"%b(?:[^<%b]|%b|)" % (_any_case(first), others, b"|".join(parts))
-
-
+#: The elements whose text is raw (libxml2 2.14's list), and ``<plaintext>``,
+#: whose text runs to the end: their text is stepped over in Python
+#: (`_step_over_special`).
+_RAW_TEXT_NAMES = (
+    b"script", b"style", b"title", b"textarea", b"xmp", b"iframe", b"noembed",
+    b"noframes",
+)  # fmt: skip
 _DOCUMENT_NAME = b"(?:%b|%b|%b)" % tuple(map(_any_case, (b"html", b"head", b"body")))
-#: One step over the markup that cannot be a document tag: a ``<`` (a run
-#: of them: only the last can open a tag) and what follows it when that is
-#: not a tag to step over (the common tags first, told by their first
-#: letters); a comment (to the first ``-->`` from its ``--``), a
-#: declaration or processing instruction (to the next ``>``), a raw-text
-#: element (libxml2 2.14's list; ``<plaintext>`` to the end); then the
-#: text up to the next ``<``.
+_SPECIAL_NAME = b"(?:%b)" % b"|".join(map(_any_case, (*_RAW_TEXT_NAMES, b"plaintext")))
+#: One step over markup that is neither a document tag nor special (a
+#: comment, declaration, processing instruction, raw-text element or
+#: ``<plaintext>``: the scan stops at those, `_mark` decides): a ``<`` (a
+#: run of them: only the last can open a tag) and what follows it, told by
+#: its first letters (the common tags: one test), then the text up to the
+#: next ``<``.
 _STEP = b"|".join(
     [
         rb"<++(?:/[^<hbHB]",
         rb"[^<!?/hbstxinpHBSTXINP]",
         rb"[hH][^<tTeE]|[bB][^<oO]",
-        rb"!(?:(?=--)(?:[^-]++|-++(?!>)|-(?=>))*+(?:-++>)?|[^>]*+>?)",
-        rb"\?[^>]*+>?",
-        _raw_text(b"s", b"cCtT", (b"script", b"style")),
-        _raw_text(b"t", b"iIeE", (b"title", b"textarea")),
-        _raw_text(b"i", b"fF", (b"iframe",)),
-        _raw_text(b"n", b"oO", (b"noembed", b"noframes")),
-        _raw_text(b"x", b"mM", (b"xmp",)),
-        rb"[pP](?:[^<lL]|%b(?=[\s/>])(?s:.)*+|)" % _any_case(b"laintext"),
+        *(
+            b"[%c%c](?!(?:%b)[\\s/>])"
+            % (first, first - 32, b"|".join(_any_case(name[1:]) for name in names))
+            for first, names in (
+                (ord("s"), (b"script", b"style")),
+                (ord("t"), (b"title", b"textarea")),
+                (ord("i"), (b"iframe",)),
+                (ord("n"), (b"noembed", b"noframes")),
+                (ord("x"), (b"xmp",)),
+                (ord("p"), (b"plaintext",)),
+            )
+        ),
         rb"/(?!%b[\s/>])" % _DOCUMENT_NAME,
-        rb"(?!/|%b[\s/>]))[^<]*+" % _DOCUMENT_NAME,
+        rb"(?![!?/]|%b[\s/>]|%b[\s/>]))[^<]*+" % (_DOCUMENT_NAME, _SPECIAL_NAME),
     ]
 )
 #: A start tag's attributes as HTML's tokenizer (libxml2 2.14's) reads them:
@@ -420,15 +407,14 @@ _ATTRIBUTES_SOURCE = (
     rb"(?:[\s/]++|[^\s/>][^\s/>=]*+"
     rb"(?:\s*+=\s*+(?:\"[^\"]*+\"?|'[^']*+'?|[^\s>]*+))?)*+"
 )
-#: From where the last match ended: every step, then a document tag (group
-#: 1: a start tag's name, its attributes stepped over; 2: an end tag's name,
-#: 3: the rest of it to ``>``) or the end.  The steps stop only there, so
-#: each match starts where the last ended, and the matches are the tags a
-#: scan from the start reads, in order.
+#: From where `_mark` is: every step, then a document tag (group 1: a start
+#: tag's name, its attributes stepped over; 2: an end tag's name, 3: the
+#: rest of it to ``>``), something special (4: ``!``, ``?`` or the raw-text
+#: element's name after the ``<``) or the end.  The steps stop only there.
 _DOCUMENT_TAG_SCAN_SOURCE = (
     rb"[^<]*+(?:%b)*+(?:<++(%b)(?=[\s/>])%b"
-    rb"|<++/(%b)(?=[\s/>])([^>]*+>)?|\Z)"
-    % (_STEP, _DOCUMENT_NAME, _ATTRIBUTES_SOURCE, _DOCUMENT_NAME)
+    rb"|<++/(%b)(?=[\s/>])([^>]*+>)?|<++([!?]|%b(?=[\s/>]))|\Z)"
+    % (_STEP, _DOCUMENT_NAME, _ATTRIBUTES_SOURCE, _DOCUMENT_NAME, _SPECIAL_NAME)
 )
 _DOCUMENT_TAG_SCAN: re.Pattern[bytes] | None
 try:
@@ -450,6 +436,10 @@ _RAW_TEXT_END: dict[bytes, re.Pattern[bytes]] = {}
 #: `_ATTRIBUTES_SOURCE` without possessive quantifiers (it matches from
 #: where it starts, so no backtracking is tried).
 _ATTRIBUTES = re.compile(_ATTRIBUTES_SOURCE.replace(b"++", b"+").replace(b"*+", b"*"))
+#: Where a tag opens: ``<`` and a letter (``</`` for an end tag).
+_TAG_OPEN = re.compile(rb"</?[A-Za-z]")
+#: A tag, its name and attributes as the tokenizer reads them, to its ``>``.
+_TAG = re.compile(rb"</?[A-Za-z][^\s/>]*" + _ATTRIBUTES.pattern + rb">?")
 
 
 #: What a fragment is parsed after: libxml2 then moves nothing into a <head>.
@@ -483,18 +473,22 @@ def _mark(data: bytes, prefix: bytes) -> tuple[bytes, int, int] | None:
     if _DOCUMENT_TAG_SCAN is None:
         return _mark_by_steps(data, prefix)
     out: list[bytes] = [prefix]
-    starts = ends = done = last = 0
-    for found in _DOCUMENT_TAG_SCAN.finditer(data):
-        if found.start() != last:
-            # Never seen (the steps end only at a tag or the end): the scan
-            # lost its place, and the markup is parsed as if none were written.
-            return None
+    starts = ends = done = pos = floor = 0
+    while (found := _DOCUMENT_TAG_SCAN.match(data, pos)) is not None:
         kind = found.lastindex
         if kind is None:
             break  # the end
+        if kind == 4:
+            # A comment, declaration or raw-text element, unless in a tag.
+            at = found.start(4) - 1
+            if _inside_a_tag(data, at, floor):
+                pos = at + 1
+                continue
+            pos = floor = _step_over_special(data, found[4], found.end(4))
+            continue
         if starts + ends >= MAX_DOCUMENT_TAGS:
             return None
-        last = found.end()
+        pos = floor = found.end()
         if kind == 1:
             out += (data[done : found.start(1) - 1], b"<", _WRITTEN_BYTES, found[1])
             done = found.end(1)
@@ -502,16 +496,63 @@ def _mark(data: bytes, prefix: bytes) -> tuple[bytes, int, int] | None:
         else:
             name = found[2]
             out += (data[done : found.start(2) - 2], b"</", _WRITTEN_BYTES, name)
-            done = last
+            done = pos
             if kind == 3:
                 # An element that only the end tag's parse makes: one written
                 # where libxml2 reads text would not be one (see unmark).
                 out += (found[3], _END_MARK_ELEMENTS[name.lower()])
                 ends += 1
+    else:
+        # Never seen (the steps end only at a tag or the end): the scan lost
+        # its place, and the markup is parsed as if none were written.
+        return None
     if len(out) == 1:
         return None
     out.append(data[done:])
     return b"".join(out), starts, ends
+
+
+def _step_over_special(data: bytes, head: bytes, pos: int) -> int:
+    """Where markup goes on after a comment, declaration, processing
+    instruction or raw-text element whose ``head`` (what follows its ``<``)
+    ends at ``pos``: its end, or the markup's end (``<plaintext>``'s text
+    has none)."""
+    size = len(data)
+    if head == b"!" and data.startswith(b"--", pos):
+        close = data.find(b"-->", pos)  # "<!-->" is a whole comment
+        return size if close == -1 else close + 3
+    if head in (b"!", b"?"):
+        close = data.find(b">", pos)
+        return size if close == -1 else close + 1
+    key = head.lower()
+    if key == b"plaintext":
+        return size
+    ending = _RAW_TEXT_END.get(key)
+    if ending is None:
+        ending = _RAW_TEXT_END[key] = re.compile(rb"</" + key + rb"(?=[\s/>])", re.I)
+    closed = ending.search(data, pos)
+    return size if closed is None else closed.end()
+
+
+def _inside_a_tag(data: bytes, at: int, floor: int) -> bool:
+    """Whether the ``<`` at ``at`` is in a tag (an attribute's value or name),
+    where libxml2 reads no markup (``<div title="<!--">``).
+
+    ``floor``: a place outside any tag before it. In a tag if one opens
+    after the last ``>`` before it, or if that ``>`` is in the quoted value
+    of a tag that goes on past it (a ``>`` in a value holding a ``<``
+    before it is not told apart). Asked only where a comment or raw-text
+    element would start: a few places on a page.
+    """
+    close = data.rfind(b">", floor, at)
+    if _TAG_OPEN.search(data, floor if close == -1 else close + 1, at) is not None:
+        return True
+    if close == -1:
+        return False
+    opened = data.rfind(b"<", floor, close)
+    if opened == -1 or _TAG_OPEN.match(data, opened) is None:
+        return False
+    return _TAG.match(data, opened).end() > at  # type: ignore[union-attr]
 
 
 def _mark_by_steps(data: bytes, prefix: bytes) -> tuple[bytes, int, int] | None:
@@ -522,41 +563,33 @@ def _mark_by_steps(data: bytes, prefix: bytes) -> tuple[bytes, int, int] | None:
     if _ANY_DOCUMENT_TAG.search(data) is None:
         return None
     out: list[bytes] = [prefix]
-    starts = ends = done = pos = 0
-    size = len(data)
+    starts = ends = done = pos = floor = 0
     while (found := _DOCUMENT_TAG_CONTEXT.search(data, pos)) is not None:
         comment, declaration, raw, slash, name = found.groups()
+        if name is None:
+            # A comment, declaration or raw-text element, unless in a tag.
+            if _inside_a_tag(data, found.start(), floor):
+                pos = found.start() + 1
+            elif comment is not None:
+                pos = floor = _step_over_special(data, b"!", found.start() + 2)
+            else:
+                head = declaration if raw is None else raw
+                pos = floor = _step_over_special(data, head, found.end())
+            continue
+        if starts + ends >= MAX_DOCUMENT_TAGS:
+            return None
         pos = found.end()
-        if name is not None:
-            if starts + ends >= MAX_DOCUMENT_TAGS:
-                return None
-            out += (data[done : found.start()], b"<", slash, _WRITTEN_BYTES, name)
-            done = pos
-            if slash and (close := data.find(b">", pos)) != -1:
-                # An element that only the end tag's parse makes (see unmark).
-                pos = done = close + 1
-                out += (data[found.end() : pos], _END_MARK_ELEMENTS[name.lower()])
-                ends += 1
-            if not slash:
-                starts += 1
-                pos = _ATTRIBUTES.match(data, pos).end()  # type: ignore[union-attr]
-        elif comment is not None:
-            close = data.find(b"-->", pos - 2)
-            pos = size if close == -1 else close + 3
-        elif declaration is not None:
-            close = data.find(b">", pos)
-            pos = size if close == -1 else close + 1
-        elif raw.lower() == b"plaintext":
-            break
-        else:
-            key = raw.lower()
-            ending = _RAW_TEXT_END.get(key)
-            if ending is None:
-                ending = _RAW_TEXT_END[key] = re.compile(
-                    rb"</" + key + rb"(?=[\s/>])", re.I
-                )
-            closed = ending.search(data, pos)
-            pos = size if closed is None else closed.end()
+        out += (data[done : found.start()], b"<", slash, _WRITTEN_BYTES, name)
+        done = pos
+        if slash and (close := data.find(b">", pos)) != -1:
+            # An element that only the end tag's parse makes (see unmark).
+            pos = done = close + 1
+            out += (data[found.end() : pos], _END_MARK_ELEMENTS[name.lower()])
+            ends += 1
+        if not slash:
+            starts += 1
+            pos = _ATTRIBUTES.match(data, pos).end()  # type: ignore[union-attr]
+        floor = pos
     if len(out) == 1:
         return None
     out.append(data[done:])
