@@ -35,6 +35,7 @@ __all__ = [
     "BLOCK_TAGS",
     "SKIPPED_TAGS",
     "WHITESPACE",
+    "WHITESPACE_CHARS",
     "collapse",
     "collapse_inner",
     "elements_copy",
@@ -43,7 +44,8 @@ __all__ = [
 
 #: ASCII whitespace as HTML collapses it (not U+00A0, which is kept).
 WHITESPACE = re.compile(r"[ \t\n\r\f]+")
-_WHITESPACE_CHARS = " \t\n\r\f"
+#: The same characters, for ``str.strip`` and ``in``.
+WHITESPACE_CHARS = " \t\n\r\f"
 
 
 def collapse(text: str) -> str:
@@ -53,13 +55,13 @@ def collapse(text: str) -> str:
     run to collapse but at their ends: both are told by ``strip`` and
     ``in`` in C, and only the rest split (`collapse_inner`).
     """
-    core = text.strip(_WHITESPACE_CHARS)
+    core = text.strip(WHITESPACE_CHARS)
     if not core:
         return " " if text else ""
     core = collapse_inner(core)
-    if text[0] in _WHITESPACE_CHARS:
+    if text[0] in WHITESPACE_CHARS:
         core = " " + core
-    if text[-1] in _WHITESPACE_CHARS:
+    if text[-1] in WHITESPACE_CHARS:
         core += " "
     return core
 
@@ -140,9 +142,7 @@ def working_copy(
     from .clean import clean_with_links
 
     compiled = _cleaner(get_policy(policy))
-    el, base_url = _fresh(html_or_tag, base_url)
-    if before_clean is not None:
-        before_clean(el)
+    el, base_url = _fresh(html_or_tag, base_url, before_clean)
     clean_with_links(el, compiled, base_url or None, characters=characters, read=read)
     return el
 
@@ -165,23 +165,24 @@ def elements_copy(
     from .clean import clean_with_links
 
     compiled = _cleaner(get_policy(policy))
-    el, base_url = _fresh(html_or_tag, base_url)
-    if before_clean is not None:
-        before_clean(el)
+    el, base_url = _fresh(html_or_tag, base_url, before_clean)
     clean_with_links(el, compiled, None, characters=False, read=frozenset())
     return el, CleanedAttributes(compiled, el, base_url or None)
 
 
 def _fresh(
-    html_or_tag: HtmlOrTag, base_url: str | None
+    html_or_tag: HtmlOrTag, base_url: str | None, before_clean: Any
 ) -> tuple[etree._Element, str | None]:
-    """A tree of the caller's own (a string parsed, a tree copied), and its base URL."""
+    """A tree of the caller's own (a string parsed, a tree copied), and its
+    base URL; ``before_clean`` (if any) called with it."""
     target = target_element(html_or_tag)
     el = target.element
     if not isinstance(html_or_tag, str):
         if base_url is None:
             base_url = _own_base_url(html_or_tag)
         el = _copy_of(el)
+    if before_clean is not None:
+        before_clean(el)
     return el, base_url
 
 

@@ -16,7 +16,7 @@ import re
 import unicodedata
 from typing import Any
 
-from ._convert import collapse_inner
+from ._convert import WHITESPACE_CHARS, collapse_inner
 
 __all__ = ["Inline", "escape_text", "link_destination"]
 
@@ -47,8 +47,6 @@ _LINE_START = re.compile(
     r"#{1,6}(?= |$)|>|[-+](?= |$)|\d{1,9}[.)](?= |$)|[-=]+ *$|[-|:][-|: ]*$"
 )
 _SPACE = " "
-#: ASCII whitespace, which HTML collapses (`collapse`).
-_WHITESPACE_CHARS = " \t\n\r\f"
 
 
 def escape_text(text: str, link: bool = False, cell: bool = False) -> str:
@@ -126,7 +124,7 @@ def link_destination(url: str) -> str:
     # Browsers strip the ASCII whitespace around a URL, and tabs and
     # newlines inside it (WHATWG URL parser).
     url = (
-        url.strip(" \t\n\r\f")
+        url.strip(WHITESPACE_CHARS)
         .replace("\\", "\\\\")
         .replace("(", "\\(")
         .replace(")", "\\)")
@@ -243,7 +241,7 @@ class Inline:
         out of emphasis and links); the words between stay one string.
         Most texts are whitespace between tags (one space token).
         """
-        core = text.strip(_WHITESPACE_CHARS)
+        core = text.strip(WHITESPACE_CHARS)
         if not core:
             if text:
                 if self.marks:
@@ -251,12 +249,12 @@ class Inline:
                 else:  # `_outside` without the call: most texts are this
                     self.tokens.append(_SPACE)
             return
-        if text[0] in _WHITESPACE_CHARS:
+        if text[0] in WHITESPACE_CHARS:
             self._outside(_SPACE)
         tokens = self.tokens
         tokens.append(escape_text(collapse_inner(core), self.in_link, self.cell))
         self.content = True
-        if text[-1] in _WHITESPACE_CHARS:
+        if text[-1] in WHITESPACE_CHARS:
             tokens.append(_SPACE)
 
     def _outside(self, token: object) -> None:

@@ -59,13 +59,6 @@ class CleanedAttributes:
         """Whether cleaning keeps attribute ``name`` on some tag."""
         return not self.compiled.dropped_everywhere(name)
 
-    def get(self, node: Any, name: str) -> str | None:
-        """``node.get(name)`` of the cleaned tree, links made absolute."""
-        value = node.get(name)
-        if value is None:
-            return None
-        return self.value(node, name, value)
-
     def value(self, node: Any, name: str, value: str) -> str | None:
         """What cleaning leaves of ``node``'s attribute ``name`` holding ``value``."""
         tag = node.tag

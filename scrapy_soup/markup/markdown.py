@@ -150,10 +150,7 @@ def _converted(
     if not characters:
         el, attributes = elements_copy(html_or_tag, policy, base_url, read_languages)
         try:
-            return "\n\n".join(
-                b.markdown()
-                for b in _Converter(el, languages, attributes).blocks(el, 0)
-            )
+            return markdown_of_element(el, languages, attributes)
         except _NeedsCleaning:
             languages.clear()
     el = working_copy(
@@ -184,10 +181,16 @@ def code_languages(el: etree._Element) -> dict[Any, str]:
 
 
 def markdown_of_element(
-    el: etree._Element, languages: dict[Any, str] | None = None
+    el: etree._Element,
+    languages: dict[Any, str] | None = None,
+    attributes: CleanedAttributes | None = None,
 ) -> str:
-    """`to_markdown` of a tree already cleaned and made absolute (its content)."""
-    converter = _Converter(el, languages or {})
+    """`to_markdown` of a tree already cleaned and made absolute (its content).
+
+    With ``attributes``, a tree cleaned of its elements only, whose
+    attributes are read through them (`elements_copy`).
+    """
+    converter = _Converter(el, languages or {}, attributes)
     return "\n\n".join(b.markdown() for b in converter.blocks(el, 0))
 
 
