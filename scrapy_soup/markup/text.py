@@ -26,14 +26,13 @@ from ._convert import BLOCK_TAGS, SKIPPED_TAGS, collapse, working_copy
 from ._document import DOCUMENT_PARTS
 from ._markup import target_element
 from ._policy import (
-    _DROP,
-    _KEEP,
     CleanPolicy,
     _Cleaner,
     _cleaner,
     _local_tag,
     get_policy,
 )
+from ._read import CleanedAttributes
 
 if TYPE_CHECKING:
     from ._convert import HtmlOrTag
@@ -112,14 +111,17 @@ class _Reading:
     copy being made and cleaned first, which took as long as the walk.
     Where the cleaned tree's shape decides something (what is next to a
     table cell, a ``<details>`` or a ``<tfoot>`` beside an element that
-    goes, an attribute whose value the policy checks) it raises `_Unsure`
-    and `to_text` cleans a copy as before.
+    goes) it raises `_Unsure` and `to_text` cleans a copy as before. The
+    two attributes are read as cleaning would leave them
+    (`_read.CleanedAttributes`, as `to_markdown` reads its own).
     """
 
-    __slots__ = ("actions", "compiled", "parts")
+    __slots__ = ("actions", "attributes", "compiled", "parts")
 
     def __init__(self, compiled: _Cleaner, el: Any, own_root: bool) -> None:
         self.compiled = compiled
+        #: The attributes as cleaning would leave them (no links read).
+        self.attributes = CleanedAttributes(compiled, el, None)
         #: raw tag -> 0 keep, 1 unwrap, 2 remove; -1 keep (`_Cleaner.tag_action`).
         self.actions = compiled.tag_actions
         #: A whole document's ``<head>`` and ``<body>``, kept whatever the
@@ -144,12 +146,7 @@ class _Reading:
 
     def has(self, node: Any, name: str) -> bool:
         """Whether ``node``'s attribute ``name`` (``hidden``, ``open``) stays once cleaned."""
-        decision = self.compiled.decide(_local_tag(node.tag), name)
-        if decision == _KEEP:
-            return True
-        if decision == _DROP:
-            return False
-        raise _Unsure  # a value the policy checks
+        return self.attributes.value(node, name, node.get(name, "")) is not None
 
     def next_kept(self, node: Any) -> bool:
         """Whether a node stays after ``node`` among its siblings once cleaned."""
