@@ -369,8 +369,20 @@ _RAW_TEXT_NAMES = (
     b"script", b"style", b"title", b"textarea", b"xmp", b"iframe", b"noembed",
     b"noframes",
 )  # fmt: skip
+_SPECIAL_NAMES = (*_RAW_TEXT_NAMES, b"plaintext")
 _DOCUMENT_NAME = b"(?:%b|%b|%b)" % tuple(map(_any_case, (b"html", b"head", b"body")))
-_SPECIAL_NAME = b"(?:%b)" % b"|".join(map(_any_case, (*_RAW_TEXT_NAMES, b"plaintext")))
+_SPECIAL_NAME = b"(?:%b)" % b"|".join(map(_any_case, _SPECIAL_NAMES))
+
+
+def _by_first_letter(names: tuple[bytes, ...]) -> dict[int, list[bytes]]:
+    """``names`` grouped by their first letter (lower case), in order."""
+    groups: dict[int, list[bytes]] = {}
+    for name in names:
+        groups.setdefault(name[0], []).append(name)
+    return groups
+
+
+_SPECIAL_FIRSTS = _by_first_letter(_SPECIAL_NAMES)
 #: One step over markup that is neither a document tag nor special (a
 #: comment, declaration, processing instruction, raw-text element or
 #: ``<plaintext>``: the scan stops at those, `_mark` decides): a ``<`` (a
@@ -380,19 +392,12 @@ _SPECIAL_NAME = b"(?:%b)" % b"|".join(map(_any_case, (*_RAW_TEXT_NAMES, b"plaint
 _STEP = b"|".join(
     [
         rb"<++(?:/[^<hbHB]",
-        rb"[^<!?/hbstxinpHBSTXINP]",
+        rb"[^<!?/hbHB%b%b]" % (bytes(_SPECIAL_FIRSTS), bytes(_SPECIAL_FIRSTS).upper()),
         rb"[hH][^<tTeE]|[bB][^<oO]",
         *(
             b"[%c%c](?!(?:%b)[\\s/>])"
             % (first, first - 32, b"|".join(_any_case(name[1:]) for name in names))
-            for first, names in (
-                (ord("s"), (b"script", b"style")),
-                (ord("t"), (b"title", b"textarea")),
-                (ord("i"), (b"iframe",)),
-                (ord("n"), (b"noembed", b"noframes")),
-                (ord("x"), (b"xmp",)),
-                (ord("p"), (b"plaintext",)),
-            )
+            for first, names in _SPECIAL_FIRSTS.items()
         ),
         rb"/(?!%b[\s/>])" % _DOCUMENT_NAME,
         rb"(?![!?/]|%b[\s/>]|%b[\s/>]))[^<]*+" % (_DOCUMENT_NAME, _SPECIAL_NAME),
@@ -426,9 +431,8 @@ except re.error:  # possessive quantifiers are Python 3.11's: `_mark_by_steps`
 #: reads text (comments, declarations and processing instructions, raw-text
 #: elements) and the document tags, found one after another.
 _DOCUMENT_TAG_CONTEXT = re.compile(
-    rb"<(?:(!--)|([!?])"
-    rb"|(script|style|title|textarea|xmp|iframe|noembed|noframes|plaintext)(?=[\s/>])"
-    rb"|(/?)(html|head|body)(?=[\s/>]))",
+    rb"<(?:(!--)|([!?])|(%b)(?=[\s/>])|(/?)(html|head|body)(?=[\s/>]))"
+    % b"|".join(_SPECIAL_NAMES),
     re.I,
 )
 _ANY_DOCUMENT_TAG = re.compile(rb"</?(?:html|head|body)[\s/>]", re.I)
