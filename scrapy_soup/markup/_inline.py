@@ -17,6 +17,7 @@ import unicodedata
 from typing import Any
 
 from ._convert import WHITESPACE_CHARS, collapse_inner
+from ._strings import Atom as _Atom
 
 __all__ = ["Inline", "escape_text", "link_destination"]
 
@@ -162,12 +163,6 @@ class _LinkEdge:
     def __init__(self, text: str, opens: bool) -> None:
         self.text = text
         self.opens = opens
-
-
-class _Atom(str):
-    """Markdown written as it is (a code span, an image)."""
-
-    __slots__ = ()
 
 
 _BREAK = object()  # a hard line break

@@ -33,6 +33,7 @@ from ._policy import (
     get_policy,
 )
 from ._read import CleanedAttributes
+from ._strings import Forced as _Forced
 
 if TYPE_CHECKING:
     from ._convert import HtmlOrTag
@@ -51,12 +52,6 @@ _READ = frozenset({"hidden", "open"})
 # one of these, written as they are with the spaces around them dropped.
 _NEWLINE = "\n"
 _TAB = "\t"
-
-
-class _Forced(str):
-    """Text written as it is: a ``<br>``'s newline, a cell's tab, ``<pre>`` text."""
-
-    __slots__ = ()
 
 
 def to_text(
