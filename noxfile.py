@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import sys
 from pathlib import Path
 
@@ -289,6 +290,56 @@ def docs(session: nox.Session) -> None:
         "docs",
         str(build / "html"),
     )
+
+
+#: The modules the compiled build compiles (pyproject.toml's mypyc hook).
+COMPILED_MODULES = [
+    path.removesuffix(".py").replace("/", ".")
+    for path in PYPROJECT["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"][
+        "mypyc"
+    ]["include"]
+]
+#: Their tests: the converters' and main content's (which reads through
+#: `to_text`), in this process (a crawl's process imports the repository's
+#: source first: tests/scrapy_helpers.py).
+COMPILED_TESTS = [
+    "tests/test_markdown.py",
+    "tests/test_text.py",
+    "tests/test_main_content.py",
+]
+#: Fails unless each compiled module was imported from an extension.
+_CHECK_COMPILED = """
+import importlib, sys
+for name in sys.argv[1:]:
+    path = importlib.import_module(name).__file__
+    assert path.endswith((".so", ".pyd")), f"{name} is not compiled: {path}"
+    print("compiled:", path)
+"""
+
+
+@nox.session(python=MAIN_PYTHON)
+def compiled(session: nox.Session) -> None:
+    """The compiled build: a wheel built by mypyc from the sdist, as a release
+    would build it, installed, and its modules' tests run against it."""
+    out = Path(session.create_tmp()) / "compiled"
+    shutil.rmtree(out, ignore_errors=True)
+    session.install("build")
+    session.run(
+        "python", "-m", "build", "--outdir", str(out),
+        env={"HATCH_BUILD_HOOKS_ENABLE": "1"},
+    )  # fmt: skip
+    (wheel,) = out.glob("*.whl")
+    session.install(f"{wheel}[test]", "pytest-xdist")
+    session.install("--force-reinstall", "--no-deps", str(wheel))
+    # From the build's folder: the repository's source is not importable
+    # there (only tests/, the conftest's folder, is put on sys.path).
+    session.chdir(out)
+    session.run("python", "-c", _CHECK_COMPILED, *COMPILED_MODULES)
+    tests = [str(REPO / test) for test in COMPILED_TESTS]
+    _pytest(
+        session, "-c", str(REPO / "pyproject.toml"), "--rootdir", str(REPO),
+        "-m", "not slow and not scrapy", *tests,
+    )  # fmt: skip
 
 
 @nox.session(python=MAIN_PYTHON)
