@@ -7,7 +7,7 @@ from the walk that finds them (`markdown._Converter`).
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Final
 
 from ._convert import WHITESPACE
 from ._inline import Inline
@@ -26,9 +26,9 @@ __all__ = [
 ]
 
 #: Table cells.
-_CELLS = frozenset({"td", "th"})
+_CELLS: Final = frozenset({"td", "th"})
 #: A trailing run of ``#`` a heading would read as its closing sequence.
-_CLOSING_HASHES = re.compile(r"(?:^| )(#+)$")
+_CLOSING_HASHES: Final = re.compile(r"(?:^| )(#+)$")
 
 
 class Block:

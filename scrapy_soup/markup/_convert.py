@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Set
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from lxml import etree
 
@@ -43,9 +43,9 @@ __all__ = [
 ]
 
 #: ASCII whitespace as HTML collapses it (not U+00A0, which is kept).
-WHITESPACE = re.compile(r"[ \t\n\r\f]+")
+WHITESPACE: Final = re.compile(r"[ \t\n\r\f]+")
 #: The same characters, for ``str.strip`` and ``in``.
-WHITESPACE_CHARS = " \t\n\r\f"
+WHITESPACE_CHARS: Final = " \t\n\r\f"
 
 
 def collapse(text: str) -> str:
@@ -87,7 +87,7 @@ def collapse_inner(core: str) -> str:
 
 #: Elements a browser lays out as blocks (the WHATWG rendering section's
 #: ``display: block``, ``list-item``, ``table*``): each on lines of its own.
-BLOCK_TAGS = frozenset(
+BLOCK_TAGS: Final = frozenset(
     {
         "address", "article", "aside", "blockquote", "body", "caption",
         "center", "dd", "details", "dialog", "dir", "div", "dl", "dt",
@@ -103,7 +103,7 @@ BLOCK_TAGS = frozenset(
 #: rendering section) or replaced by media: nothing of them is text. The
 #: default policy removes most of them already; a policy that keeps them
 #: must not make their content readable text.
-SKIPPED_TAGS = frozenset(
+SKIPPED_TAGS: Final = frozenset(
     {
         "area", "audio", "base", "datalist", "embed", "head", "iframe",
         "link", "map", "meta", "noembed", "noframes", "noscript", "object",

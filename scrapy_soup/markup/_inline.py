@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Any
+from typing import Any, Final
 
 from ._convert import WHITESPACE_CHARS, collapse_inner
 from ._strings import Atom as _Atom
@@ -26,28 +26,28 @@ __all__ = ["Inline", "escape_text", "link_destination"]
 #: a link's text or an image's description. As bytes, deleted by
 #: `bytes.translate` to tell in C that a text's UTF-8 holds none (a regex
 #: search tested a class per character).
-_MAYBE_SYNTAX_BYTES = b"\\`*_[]<|~&"
+_MAYBE_SYNTAX_BYTES: Final = b"\\`*_[]<|~&"
 #: Each such character (runs of ``*``, ``_`` and ``~`` as one).
-_SYNTAX = re.compile(r"\*+|_+|~+|[\\`\[\]<|&]")
+_SYNTAX: Final = re.compile(r"\*+|_+|~+|[\\`\[\]<|&]")
 #: ``&`` that starts an entity or character reference: written ``\&``.
-_ENTITY = re.compile(r"#?[0-9A-Za-z]+;")
-_ENTITY_START = re.compile(r"&(?=#?[0-9A-Za-z]+;)")
+_ENTITY: Final = re.compile(r"#?[0-9A-Za-z]+;")
+_ENTITY_START: Final = re.compile(r"&(?=#?[0-9A-Za-z]+;)")
 #: What `link_destination` changes in a URL.
-_DESTINATION_SPECIAL = re.compile(r"[\s\\()<>&]")
+_DESTINATION_SPECIAL: Final = re.compile(r"[\s\\()<>&]")
 #: The same in ASCII (``\s`` there: ``\t-\r``, ``\x1c-\x1f`` and space).
-_DESTINATION_SPECIAL_BYTES = b"\\()<>& \t\n\x0b\x0c\r\x1c\x1d\x1e\x1f"
+_DESTINATION_SPECIAL_BYTES: Final = b"\\()<>& \t\n\x0b\x0c\r\x1c\x1d\x1e\x1f"
 #: ASCII punctuation: what a backslash escapes (CommonMark 2.4).
-_ASCII_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+_ASCII_PUNCTUATION: Final = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 #: What may follow ``<`` in raw HTML or an autolink (CommonMark 6.5, 6.6).
-_TAG_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ/!?")
+_TAG_START: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ/!?")
 #: What would start a block at the start of a line (CommonMark 4 and 5):
 #: an ATX heading, a block quote, a bullet or ordered list marker, a setext
 #: underline or a table's delimiter row (GFM). ``*``, ``_``, `````, ``~``
 #: and ``<`` are escaped wherever they may be syntax already.
-_LINE_START = re.compile(
+_LINE_START: Final = re.compile(
     r"#{1,6}(?= |$)|>|[-+](?= |$)|\d{1,9}[.)](?= |$)|[-=]+ *$|[-|:][-|: ]*$"
 )
-_SPACE = " "
+_SPACE: Final = " "
 
 
 def escape_text(text: str, link: bool = False, cell: bool = False) -> str:
@@ -165,11 +165,11 @@ class _LinkEdge:
         self.opens = opens
 
 
-_BREAK = object()  # a hard line break
+_BREAK: Final = object()  # a hard line break
 #: What `Inline.open` and `Inline.within` start as (most paragraphs open
 #: neither a link nor emphasis: not one list and set more for each).
-_NO_LINKS: list[list[Any]] = []
-_NO_EMPHASIS: frozenset[str] = frozenset()
+_NO_LINKS: Final[list[list[Any]]] = []
+_NO_EMPHASIS: Final[frozenset[str]] = frozenset()
 _Token = object  # str (escaped text), " ", _Atom, _Mark, _LinkEdge or _BREAK
 
 
@@ -266,6 +266,10 @@ class Inline:
     def _close(self, closer: object) -> None:
         """Add a closer, before the spaces and breaks that end its content."""
         tokens = self.tokens
+        last = tokens[-1] if tokens else None
+        if last is not _SPACE and last is not _BREAK:
+            tokens.append(closer)  # most closers: right after their content
+            return
         moved = []
         while tokens and (tokens[-1] is _SPACE or tokens[-1] is _BREAK):
             moved.append(tokens.pop())
@@ -372,7 +376,7 @@ class Inline:
         return (" " if flat else "\\\n").join(lines)
 
 
-_EDGES = (_Mark, _LinkEdge)
+_EDGES: Final = (_Mark, _LinkEdge)
 
 
 def _linked_line(tokens: list[object], flat: bool) -> str:

@@ -18,7 +18,7 @@ at link edges), and markdownify needs a second parse into Beautiful Soup.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, TypeGuard
+from typing import TYPE_CHECKING, Any, Final, TypeGuard
 
 from lxml import etree
 
@@ -55,41 +55,55 @@ __all__ = ["code_languages", "markdown_of_element", "to_markdown"]
 #: on the way (links and images in full, with their URLs checked and made
 #: absolute; cleaning the rest is most of the sanitizer's time, for nothing
 #: here). ``class`` is read before (`code_languages`).
-_READ = frozenset(
+_READ: Final = frozenset(
     {"href", "src", "alt", "start", "reversed", "value", "hidden", "open"}
 )
-_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
-_LISTS = frozenset({"ul", "ol", "menu", "dir"})
-_EMPHASIS = {"em": "*", "i": "*", "strong": "**", "b": "**"}
-_CODE = frozenset({"code", "kbd", "samp", "tt"})
-_PRE = frozenset({"pre", "listing", "xmp", "plaintext"})
+_HEADINGS: Final = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_LISTS: Final = frozenset({"ul", "ol", "menu", "dir"})
+_EMPHASIS: Final = {"em": "*", "i": "*", "strong": "**", "b": "**"}
+_CODE: Final = frozenset({"code", "kbd", "samp", "tt"})
+_PRE: Final = frozenset({"pre", "listing", "xmp", "plaintext"})
 #: The elements `_Converter.inline` writes otherwise than as their content.
-_INLINE_SHAPED = frozenset({"br", "img", "a", *_EMPHASIS, *_CODE, *BLOCK_TAGS})
+_INLINE_SHAPED: Final = frozenset({"br", "img", "a", *_EMPHASIS, *_CODE, *BLOCK_TAGS})
 #: The blocks `_Converter.block` writes in a shape of their own (the others
 #: are their content's paragraphs and blocks).
-_SHAPED = frozenset({*_HEADINGS, *_LISTS, *_PRE, "blockquote", "hr", "table"})
+_SHAPED: Final = frozenset({*_HEADINGS, *_LISTS, *_PRE, "blockquote", "hr", "table"})
 #: What makes a table a layout table (written as its cells' blocks): a
 #: GFM table cell holds one line of inline content.
-_NOT_IN_CELLS = ("table", "ul", "ol", "li", "dl", "pre", "blockquote", "hr", *_HEADINGS)
+_NOT_IN_CELLS: Final = (
+    "table",
+    "ul",
+    "ol",
+    "li",
+    "dl",
+    "pre",
+    "blockquote",
+    "hr",
+    *_HEADINGS,
+)
 #: What a heading cannot hold on its line: written as blocks after it.
-_NOT_IN_HEADINGS = frozenset(
+_NOT_IN_HEADINGS: Final = frozenset(
     {"table", "ul", "ol", "li", "dl", "pre", "blockquote", "hr", *_HEADINGS}
 )
 #: What a block shows even without text.
-_STRUCTURE = frozenset({"img", "hr", "li", *_HEADINGS, *_PRE})
+_STRUCTURE: Final = frozenset({"img", "hr", "li", *_HEADINGS, *_PRE})
 #: What makes ``<code>`` more than a code span (`_Converter.inline`).
-_LINKS_IN_CODE = frozenset({"a", "img"})
+_LINKS_IN_CODE: Final = frozenset({"a", "img"})
 #: The language of a code block: ``language-python`` (the HTML standard's
 #: recommendation, highlight.js, Prism) or ``lang-python`` (Prettify).
-_LANGUAGE = re.compile(r"(?:^|\s)lang(?:uage)?-([\w.+#-]+)")
+_LANGUAGE: Final = re.compile(r"(?:^|\s)lang(?:uage)?-([\w.+#-]+)")
 #: URL schemes never written as a link or image, whatever the policy kept.
-_SCRIPT_URL = re.compile(r"\s*(?:javascript|vbscript|livescript|mocha|data):", re.I)
+_SCRIPT_URL: Final = re.compile(
+    r"\s*(?:javascript|vbscript|livescript|mocha|data):", re.I
+)
 #: Starts of a URL that no script URL has (most links on a page).
-_PLAIN_URL_STARTS = ("http://", "https://", "/")
-_DATA_IMAGE = re.compile(r"\s*data:image/(?:png|gif|jpeg|webp|avif|bmp)[;,]", re.I)
+_PLAIN_URL_STARTS: Final = ("http://", "https://", "/")
+_DATA_IMAGE: Final = re.compile(
+    r"\s*data:image/(?:png|gif|jpeg|webp|avif|bmp)[;,]", re.I
+)
 #: Nesting deeper than this is written as plain paragraphs (no recursion
 #: limit is ever reached, whatever the input).
-_MAX_DEPTH = 120
+_MAX_DEPTH: Final = 120
 
 
 def to_markdown(

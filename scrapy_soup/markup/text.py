@@ -17,7 +17,7 @@ keep the words, in the same order.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from lxml import etree
 
@@ -41,17 +41,17 @@ if TYPE_CHECKING:
 __all__ = ["text_of_element", "to_text"]
 
 #: ``<p>`` asks for two line breaks around it, other blocks for one.
-_PARAGRAPH = "p"
-_CELLS = frozenset({"td", "th"})
-_PRE_TAGS = frozenset({"pre", "listing", "xmp", "plaintext", "textarea"})
+_PARAGRAPH: Final = "p"
+_CELLS: Final = frozenset({"td", "th"})
+_PRE_TAGS: Final = frozenset({"pre", "listing", "xmp", "plaintext", "textarea"})
 #: The attributes the text depends on: only they are cleaned on the way
 #: (cleaning the others is most of the sanitizer's time, for nothing here).
-_READ = frozenset({"hidden", "open"})
+_READ: Final = frozenset({"hidden", "open"})
 
 # Items of the collection: text, or a request for line breaks (an int), or
 # one of these, written as they are with the spaces around them dropped.
-_NEWLINE = "\n"
-_TAB = "\t"
+_NEWLINE: Final = "\n"
+_TAB: Final = "\t"
 
 
 def to_text(
@@ -273,14 +273,14 @@ def _collect(el: Any, items: list[Any], reading: _Reading | None = None) -> None
                 add(_Forced(tail) if pre else collapse(tail))
 
 
-_EVENTS: tuple[Literal["start", "end", "comment", "pi"], ...] = (
+_EVENTS: Final[tuple[Literal["start", "end", "comment", "pi"], ...]] = (
     "start",
     "end",
     "comment",
     "pi",
 )
 #: Where an element unwrapped would change which rows and cells a table has.
-_TABLE_PARTS = frozenset({"table", "thead", "tbody", "tfoot", "tr"})
+_TABLE_PARTS: Final = frozenset({"table", "thead", "tbody", "tfoot", "tr"})
 
 
 def _has(node: Any, name: str) -> bool:
