@@ -299,13 +299,18 @@ COMPILED_MODULES = [
         "mypyc"
     ]["include"]
 ]
-#: Their tests: the converters' and main content's (which reads through
-#: `to_text`), in this process (a crawl's process imports the repository's
-#: source first: tests/scrapy_helpers.py).
+#: Their tests: the converters', main content's (which reads through
+#: `to_text`) and the sanitizer's (which checks attributes and URLs with
+#: `_attributes` and `_url`), in this process (a crawl's process imports
+#: the repository's source first: tests/scrapy_helpers.py).
 COMPILED_TESTS = [
     "tests/test_markdown.py",
     "tests/test_text.py",
     "tests/test_main_content.py",
+    "tests/test_clean.py",
+    "tests/test_clean_vectors.py",
+    "tests/test_clean_characters.py",
+    "tests/test_links.py",
 ]
 #: Fails unless each compiled module was imported from an extension.
 _CHECK_COMPILED = """

@@ -239,10 +239,12 @@ class Base:
         if not force and _URL_SAFE.match(url) and url.count("#") < 2:
             return url
         try:
-            return safe_url_string(url, self._encoding)
+            # Typed here: the compiled build reads w3lib as untyped (Any).
+            safe: str = safe_url_string(url, self._encoding)
         except (ValueError, UnicodeError):
             # Invalid IPv6 hosts, bad ports, IDNA failures: leave the value.
             return None
+        return safe
 
 
 def can_be_base(url: str) -> bool:
