@@ -32,6 +32,10 @@ each converter starts from the HTML string):
   vs the same field exported as HTML.
 
     python benchmarks/bench_markdown.py [--rounds 5] [--quick]
+
+It measures the scrapy_soup it imports, and says which build that is: pure
+Python (``pip install -e .``), or the compiled build
+(``HATCH_BUILD_HOOKS_ENABLE=1 pip install .``, docs/performance.md).
 """
 
 from __future__ import annotations
@@ -69,6 +73,25 @@ def page_part(text: str) -> str:
     soup = Soup(text)
     part = soup.find("article") or soup.body
     return str(part) if part is not None else ""
+
+
+def build() -> str:
+    """Which build of scrapy_soup runs: the compiled one, or pure Python."""
+    import importlib
+
+    modules = [
+        "scrapy_soup.markup.markdown",
+        "scrapy_soup.markup._inline",
+        "scrapy_soup.markup.text",
+    ]
+    compiled = [
+        name
+        for name in modules
+        if str(importlib.import_module(name).__file__).endswith((".so", ".pyd"))
+    ]
+    if not compiled:
+        return "pure Python"
+    return f"compiled by mypyc ({', '.join(compiled)} among others)"
 
 
 # -- the converters ------------------------------------------------------------
@@ -254,6 +277,7 @@ def main() -> None:
     if args.quick:
         pages, real, rounds = pages[:10], real[:10], 2
 
+    print(f"scrapy_soup {build()}\n")
     print(f"Quality on {len(pages)} corpus pages (article, else body), cleaned first:")
     results = quality(pages)
     checks = list(next(iter(results.values())))
