@@ -68,21 +68,10 @@ _INLINE_SHAPED: Final = frozenset({"br", "img", "a", *_EMPHASIS, *_CODE, *BLOCK_
 #: The blocks `_Converter.block` writes in a shape of their own (the others
 #: are their content's paragraphs and blocks).
 _SHAPED: Final = frozenset({*_HEADINGS, *_LISTS, *_PRE, "blockquote", "hr", "table"})
-#: What makes a table a layout table (written as its cells' blocks): a
-#: GFM table cell holds one line of inline content.
-_NOT_IN_CELLS: Final = (
-    "table",
-    "ul",
-    "ol",
-    "li",
-    "dl",
-    "pre",
-    "blockquote",
-    "hr",
-    *_HEADINGS,
-)
-#: What a heading cannot hold on its line: written as blocks after it.
-_NOT_IN_HEADINGS: Final = frozenset(
+#: What a GFM table cell or a heading cannot hold on its one line: a table
+#: holding one is a layout table (written as its cells' blocks); one in a
+#: heading is written as blocks after it.
+_NOT_ON_ONE_LINE: Final = frozenset(
     {"table", "ul", "ol", "li", "dl", "pre", "blockquote", "hr", *_HEADINGS}
 )
 #: What a block shows even without text.
@@ -411,7 +400,7 @@ class _Converter:
             out.extend(Block("p", text) for text in self.plain(el))
         elif tag in _HEADINGS:
             prefix = "#" * int(tag[1])
-            if _holds(el, _NOT_IN_HEADINGS):
+            if _holds(el, _NOT_ON_ONE_LINE):
                 # A list (or table…) in a heading: the heading is its first
                 # paragraph (else empty), the rest blocks after it.
                 inner = self.blocks(el, depth)
@@ -575,7 +564,7 @@ class _Converter:
         caption = el.find("caption")
         if caption is not None:
             out.extend(self.blocks(caption, depth))
-        layout = any(node is not el for node in el.iter(*_NOT_IN_CELLS))
+        layout = any(node is not el for node in el.iter(*_NOT_ON_ONE_LINE))
         if layout or not rows:
             for row in rows:
                 for cell in row:
