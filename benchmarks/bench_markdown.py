@@ -76,22 +76,19 @@ def page_part(text: str) -> str:
 
 
 def build() -> str:
-    """Which build of scrapy_soup runs: the compiled one, or pure Python."""
-    import importlib
+    """Which build of scrapy_soup runs: the compiled one (its modules that
+    are extensions), or pure Python."""
+    import scrapy_soup.markup
 
-    modules = [
-        "scrapy_soup.markup.markdown",
-        "scrapy_soup.markup._inline",
-        "scrapy_soup.markup.text",
-    ]
-    compiled = [
-        name
-        for name in modules
-        if str(importlib.import_module(name).__file__).endswith((".so", ".pyd"))
-    ]
+    folder = Path(str(scrapy_soup.markup.__file__)).parent
+    compiled = sorted(
+        path.name.partition(".")[0]
+        for path in folder.iterdir()
+        if path.suffix in (".so", ".pyd")
+    )
     if not compiled:
         return "pure Python"
-    return f"compiled by mypyc ({', '.join(compiled)} among others)"
+    return f"compiled by mypyc (scrapy_soup.markup: {', '.join(compiled)})"
 
 
 # -- the converters ------------------------------------------------------------
