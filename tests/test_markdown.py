@@ -38,6 +38,15 @@ MISTUNE = mistune.create_markdown(escape=False, plugins=["table", "strikethrough
 LAYOUT = ["table", "ul", "ol", "li", "dl", "pre", "blockquote", "hr"] + [
     f"h{n}" for n in range(1, 7)
 ]
+#: Elements that make a ``<pre>`` a container of blocks, not a code block.
+NOT_IN_CODE = ["table", "dl", "ul", "ol", "menu", "dir"] + [
+    f"h{n}" for n in range(1, 7)
+]
+
+
+def _in_code(node: Any) -> bool:
+    """Whether ``node`` is inside a ``<pre>`` written as a code block."""
+    return any(not pre.find(NOT_IN_CODE) for pre in node.find_parents("pre"))
 
 
 def _url(url: str) -> str:
@@ -61,9 +70,7 @@ def structure(html: str) -> dict[str, Any]:
     return {
         # A link inside <pre> is code text in Markdown (a fenced block).
         "links": [
-            _url(a["href"])
-            for a in soup.find_all("a", href=True)
-            if not a.find_parent("pre")
+            _url(a["href"]) for a in soup.find_all("a", href=True) if not _in_code(a)
         ],
         "images": [_url(i["src"]) for i in soup.find_all("img", src=True)],
         "headings": len(soup.find_all(re.compile(r"^h[1-6]$"))),
@@ -75,7 +82,7 @@ def structure(html: str) -> dict[str, Any]:
             for c in t.find_all(["td", "th"])
             if c.get_text().strip() or c.find("img")
         ),
-        "code blocks": len(soup.find_all("pre")),
+        "code blocks": sum(not pre.find(NOT_IN_CODE) for pre in soup.find_all("pre")),
     }
 
 
@@ -168,6 +175,12 @@ BROKE_ON_REAL_PAGES = {
     "bold in bold": "<h4><b><b>Label | 10/2021</b></b><strong>Title</strong></h4>",
     "a heading in a heading": "<h1><h2>Title</h2></h1><h2><h2>Sub</h2></h2>",
     "a rule in a list": "<ul><li>a</li><li><hr></li><li>b</li></ul>",
+    "a results list laid out in a pre": (
+        "<pre> <h3>Girls A</h3>\n <table>\n  <tr><td>1.</td><td>DJK Ellwangen</td>"
+        "<td>53,09</td></tr>\n  <tr><td>2.</td><td>LG Staufeneck</td><td>53,84</td>"
+        '</tr></table>\n <a href="/all">all results</a></pre><pre>code <a href="/x">'
+        "kept</a></pre>"
+    ),
     "a footer before the body": (
         "<table><thead><tr><th>h</th></tr></thead><tfoot><tr><td>foot</td></tr>"
         "</tfoot><tbody><tr><td>body</td></tr></tbody></table>"

@@ -63,6 +63,9 @@ _LISTS: Final = frozenset({"ul", "ol", "menu", "dir"})
 _EMPHASIS: Final = {"em": "*", "i": "*", "strong": "**", "b": "**"}
 _CODE: Final = frozenset({"code", "kbd", "samp", "tt"})
 _PRE: Final = frozenset({"pre", "listing", "xmp", "plaintext"})
+#: What makes a ``<pre>`` a container of blocks rather than code (a results
+#: list laid out in one): Markdown has no blocks inside a code block.
+_NOT_IN_CODE: Final = frozenset({"table", "dl", *_HEADINGS, *_LISTS})
 #: The elements `_Converter.inline` writes otherwise than as their content.
 _INLINE_SHAPED: Final = frozenset({"br", "img", "a", *_EMPHASIS, *_CODE, *BLOCK_TAGS})
 #: The blocks `_Converter.block` writes in a shape of their own (the others
@@ -424,7 +427,10 @@ class _Converter:
             quoted = "\n\n".join(b.markdown() for b in self.blocks(el, depth))
             out.append(Block("raw", prefixed(quoted, "> ", ">")))
         elif tag in _PRE:
-            out.append(Block("raw", self.code_block(el)))
+            if next(el.iter(*_NOT_IN_CODE), None) is None:
+                out.append(Block("raw", self.code_block(el)))
+            else:
+                out.extend(self.blocks(el, depth))
         elif tag == "hr":
             out.append(Block("raw", "---"))
         elif tag == "table":
