@@ -135,6 +135,14 @@ CASES = [
     '<body><div title="a>b<!--">q</div></body>z',
     '<body><scripts a="<!--">q</scripts></body>z',
     '<body>x<!-- <p title="-->"> --></body>y',
+    # ... also where the value holds a tag before a ">" (an embed code).
+    '<body><div title="<i>a>b<!--"></div><p>x</p></body><p>after</p>',
+    '<div title="<i>a>b<!--"></div></body><p>after</p><!-- -->',
+    '<body><div data-e="<p class=q>a</p><script>x"></div><p>x</p></body><p>b</p>',
+    "<body><a title='<b>c</b> d>e<style>'>y</a></body>z",
+    # A real comment or script holding a document tag: text.
+    '<body><script>w("<body>")</script><p>x</p></body><p>after</p>',
+    "<body><!-- <html></body> --><p>x</p></body>y",
 ]
 #: Text lxml would not set (a control character libxml2 keeps) where an end
 #: tag closes elements it did not close itself: parsed as if no document
@@ -253,6 +261,10 @@ def test_markup_without_document_tags_is_not_copied() -> None:
         (b"<plaintext><body>", (0, 0)),
         (b"<!x <body>><?y <body>?></body>", (0, 1)),
         (b'<body a="x>"></body', (1, 0)),
+        # A value holding a tag and ">" before "<!--" or "<script>": text.
+        (b'<a title="<i>a>b<!--">x</a></body>', (0, 1)),
+        (b'<a title="<i>a>b<script>">x</a><!-- <body> --></body>', (0, 1)),
+        (b'<a title="<i>a>b<!--</body>">q</a>' * 2000 + b"</body>", (0, 1)),
     ],
 )
 def test_the_scan_reads_markup_as_it_is_written(
@@ -308,7 +320,7 @@ _PIECES = [
     "<!--", "-->", "--!>", "<script>", "</script>", "<title>", "</title>", "<!x>",
     "<?p?>", "<p>", "text", " ", "<", ">", "'", '"', "<plaintext>", "<textarea>",
     "</textarea>", "<htmlx>", "</b", "<xmp>", "</xmp>", "<<", "---",
-    '<div title="', "<a x=", "<i ", "=", "<?", "<!",
+    '<div title="', "<a x=", "<i ", "=", "<?", "<!", "<i>a>b",
 ]  # fmt: skip
 
 

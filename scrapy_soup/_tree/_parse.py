@@ -444,6 +444,17 @@ _ATTRIBUTES = re.compile(_ATTRIBUTES_SOURCE.replace(b"++", b"+").replace(b"*+", 
 _TAG_OPEN = re.compile(rb"</?[A-Za-z]")
 #: A tag, its name and attributes as the tokenizer reads them, to its ``>``.
 _TAG = re.compile(rb"</?[A-Za-z][^\s/>]*" + _ATTRIBUTES.pattern + rb">?")
+#: Text and whole tags (`_TAG`, to their ``>``), one after another: where
+#: it stops short of the end it is given, a tag opened and goes on past it
+#: (`_tag_around`).  Python 3.11's possessive quantifiers: no backtracking.
+_TAGS_SOURCE = (
+    rb"(?:[^<]++|<(?!/?[A-Za-z])|</?[A-Za-z][^\s/>]*+%b>)*+" % _ATTRIBUTES_SOURCE
+)
+_TAGS: re.Pattern[bytes] | None
+try:
+    _TAGS = re.compile(_TAGS_SOURCE)
+except re.error:  # Python 3.10: `_tag_around` steps in Python
+    _TAGS = None
 
 
 #: What a fragment is parsed after: libxml2 then moves nothing into a <head>.
@@ -478,6 +489,7 @@ def _mark(data: bytes, prefix: bytes) -> tuple[bytes, int, int] | None:
         return _mark_by_steps(data, prefix)
     out: list[bytes] = [prefix]
     starts = ends = done = pos = floor = 0
+    specials = _Specials(data)
     while (found := _DOCUMENT_TAG_SCAN.match(data, pos)) is not None:
         kind = found.lastindex
         if kind is None:
@@ -488,7 +500,7 @@ def _mark(data: bytes, prefix: bytes) -> tuple[bytes, int, int] | None:
             if _inside_a_tag(data, at, floor):
                 pos = at + 1
                 continue
-            pos = floor = _step_over_special(data, found[4], found.end(4))
+            pos = floor = specials.past(found[4], found.end(4), at, floor)
             continue
         if starts + ends >= MAX_DOCUMENT_TAGS:
             return None
@@ -538,6 +550,99 @@ def _step_over_special(data: bytes, head: bytes, pos: int) -> int:
     return size if closed is None else closed.end()
 
 
+#: A document tag, in any case, as `_Specials` looks for one.
+_A_DOCUMENT_TAG = rb"</?%b(?=[\s/>])" % _DOCUMENT_NAME
+#: Special markup's kind (`_Specials.past`) -> its end (group ``end``) or a
+#: document tag before it, whichever comes first.
+_END_OR_DOCUMENT_TAG: dict[bytes, re.Pattern[bytes]] = {
+    b"--": re.compile(rb"(?P<end>-->)|" + _A_DOCUMENT_TAG),
+    b"!": re.compile(rb"(?P<end>>)|" + _A_DOCUMENT_TAG),
+    b"?": re.compile(rb"(?P<end>>)|" + _A_DOCUMENT_TAG),
+    b"plaintext": re.compile(_A_DOCUMENT_TAG),
+}
+
+
+class _Specials:
+    """Where a scan goes on after the special markup it meets (`past`).
+
+    Stepping over a comment or raw text passes the document tags in it,
+    which is right only where libxml2 reads it as markup: one that
+    `_inside_a_tag` could not tell from an attribute's value
+    (``title="<i>a>b<!--"``) would hide the tags after it, and an end tag
+    left unrenamed makes libxml2 drop what follows.  So where a document
+    tag comes before the markup's end, the tags from the scan's floor are
+    read one by one first (`_tag_around`: exact, and needed only there).
+    The end or tag is looked for in the same search as the end alone was,
+    and found once for all the markup of a kind up to it (markup built to
+    be slow, each value holding an unclosed ``<!--``, cannot make the scan
+    quadratic).
+    """
+
+    __slots__ = ("data", "found")
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        #: Kind -> where it was looked for from, and what was found first.
+        self.found: dict[bytes, tuple[int, re.Match[bytes] | None]] = {}
+
+    def past(self, head: bytes, pos: int, at: int, floor: int) -> int:
+        """Where the scan goes on after the markup at ``at`` whose ``head`` ends at ``pos``."""
+        data = self.data
+        key = b"--" if head == b"!" and data.startswith(b"--", pos) else head.lower()
+        # The end or document tag found first, looked for again only past it.
+        cached = self.found.get(key)
+        if (
+            cached is not None
+            and cached[0] <= pos
+            and (cached[1] is None or pos <= cached[1].start())
+        ):
+            found = cached[1]
+        else:
+            pattern = _END_OR_DOCUMENT_TAG.get(key)
+            if pattern is None:
+                pattern = _END_OR_DOCUMENT_TAG[key] = _raw_text_end_or_document_tag(key)
+            found = pattern.search(data, pos)
+            self.found[key] = (pos, found)
+        if found is None:
+            return len(data)  # no end, and no document tag before it
+        if found.lastgroup == "end":
+            return found.end()
+        around = _tag_around(data, at, floor)
+        return _step_over_special(data, head, pos) if around is None else around
+
+
+def _raw_text_end_or_document_tag(name: bytes) -> re.Pattern[bytes]:
+    """The end tag of raw-text element ``name`` (group ``end``) or a document
+    tag, whichever comes first (one literal first, ``<``: sre finds it
+    without trying the rest)."""
+    return re.compile(
+        rb"<(?:(?P<end>/%b)|/?%b)(?=[\s/>])" % (name, _DOCUMENT_NAME), re.I
+    )
+
+
+def _tag_around(data: bytes, at: int, floor: int) -> int | None:
+    """The end of the tag holding ``at``, None if it is in none.
+
+    Read from ``floor`` (a place outside any tag, from which no comment or
+    raw text is left unread) tag by tag, as libxml2's tokenizer reads them.
+    """
+    if _TAGS is not None:
+        start = _TAGS.match(data, floor, at).end()  # type: ignore[union-attr]
+        if start == at:
+            return None
+        return _TAG.match(data, start).end()  # type: ignore[union-attr]
+    pos = floor
+    while (start := data.find(b"<", pos, at)) != -1:
+        tag = _TAG.match(data, start)
+        if tag is None:
+            pos = start + 1  # text
+        elif tag.end() > at:
+            return tag.end()
+        else:
+            pos = tag.end()
+    return None
+
+
 def _inside_a_tag(data: bytes, at: int, floor: int) -> bool:
     """Whether the ``<`` at ``at`` is in a tag (an attribute's value or name),
     where libxml2 reads no markup (``<div title="<!--">``).
@@ -545,7 +650,8 @@ def _inside_a_tag(data: bytes, at: int, floor: int) -> bool:
     ``floor``: a place outside any tag before it. In a tag if one opens
     after the last ``>`` before it, or if that ``>`` is in the quoted value
     of a tag that goes on past it (a ``>`` in a value holding a ``<``
-    before it is not told apart). Asked only where a comment or raw-text
+    before it is not told apart: `_Specials.past` reads such a place again
+    where it matters). Asked only where a comment or raw-text
     element would start: a few places on a page.
     """
     close = data.rfind(b">", floor, at)
@@ -568,17 +674,19 @@ def _mark_by_steps(data: bytes, prefix: bytes) -> tuple[bytes, int, int] | None:
         return None
     out: list[bytes] = [prefix]
     starts = ends = done = pos = floor = 0
+    specials = _Specials(data)
     while (found := _DOCUMENT_TAG_CONTEXT.search(data, pos)) is not None:
         comment, declaration, raw, slash, name = found.groups()
         if name is None:
             # A comment, declaration or raw-text element, unless in a tag.
-            if _inside_a_tag(data, found.start(), floor):
-                pos = found.start() + 1
+            at = found.start()
+            if _inside_a_tag(data, at, floor):
+                pos = at + 1
             elif comment is not None:
-                pos = floor = _step_over_special(data, b"!", found.start() + 2)
+                pos = floor = specials.past(b"!", at + 2, at, floor)
             else:
                 head = declaration if raw is None else raw
-                pos = floor = _step_over_special(data, head, found.end())
+                pos = floor = specials.past(head, found.end(), at, floor)
             continue
         if starts + ends >= MAX_DOCUMENT_TAGS:
             return None
