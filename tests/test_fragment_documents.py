@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scrapy_soup import Soup
-from scrapy_soup._tree._parse import mark_document_tags, unmark_document_tags
+from scrapy_soup._tree._fragment_scan import mark_document_tags, unmark_document_tags
 
 PAGES = corpus_pages()
 _SPACES = re.compile(r"\s+")
@@ -94,7 +94,7 @@ CASES = [
     "<htmlx>a</htmlx><bodyguard>b</bodyguard><tbody>",
     "",
     "plain text",
-    # What the scan steps over (_parse._DOCUMENT_TAG_SCAN): runs of "<",
+    # What the scan steps over (_fragment_scan._DOCUMENT_TAG_SCAN): runs of "<",
     # runs of dashes ending a comment, raw text up to its end tag in any
     # case, quoted attribute values, tags of the raw-text elements' first
     # letters that are not raw-text elements, any case.
@@ -325,13 +325,13 @@ _PIECES = [
 
 
 def _both_scans(data: bytes) -> tuple[Any, Any]:
-    from scrapy_soup._tree import _parse
+    from scrapy_soup._tree import _fragment_scan
 
-    steps = _parse._mark_by_steps(data, _parse.FRAGMENT_START)
-    if _parse._DOCUMENT_TAG_SCAN is None:  # Python 3.10: the steps are the scan
-        assert _parse._mark(data, _parse.FRAGMENT_START) == steps
+    steps = _fragment_scan._mark_by_steps(data, _fragment_scan.FRAGMENT_START)
+    if _fragment_scan._DOCUMENT_TAG_SCAN is None:  # Python 3.10: the steps are the scan
+        assert _fragment_scan._mark(data, _fragment_scan.FRAGMENT_START) == steps
         return steps, steps
-    return _parse._mark(data, _parse.FRAGMENT_START), steps
+    return _fragment_scan._mark(data, _fragment_scan.FRAGMENT_START), steps
 
 
 @pytest.mark.parametrize("path", corpus_params(PAGES), ids=lambda p: p.name)

@@ -22,6 +22,7 @@ from ._builder import TreeBuilderInfo, warn_if_xml
 from ._classes import classes, extensions
 from ._document import Document
 from ._encodings import decode_excluding
+from ._fragment_scan import fragment_container
 from ._html5 import parse_html5_document
 from ._identity import Ref, _ref, remember, wrap
 from ._node import PageElement
@@ -33,7 +34,6 @@ from ._parse import (
     UNDECLARED_ENTITY,
     TruncatedDocumentWarning,
     drop_repeated_attributes,
-    fragment_container,
     html_parser,
     mode_for,
     replace_surrogate_references,
@@ -399,7 +399,7 @@ class Soup(DocumentNode):
     def _fragment_tree(self, document: bytes) -> Any:
         """The element holding the top-level nodes of a fragment in ``document``.
 
-        ``document``: `_parse.FRAGMENT_START` and the fragment, parsed after
+        ``document``: `_fragment_scan.FRAGMENT_START` and the fragment, parsed after
         an open ``<html><body>`` as bs4's html.parser reads markup: in place,
         nothing moved into a ``<head>``.
         """

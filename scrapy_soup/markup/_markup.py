@@ -26,7 +26,8 @@ from typing import Any
 from lxml import etree
 
 from .._tree._attrs import NOT_XML, attribute_items, lxml_name
-from .._tree._parse import fragment_body, fragment_container, utf8, utf8_html_parser
+from .._tree._fragment_scan import fragment_container
+from .._tree._parse import fragment_body, utf8, utf8_html_parser
 from .._tree._write import contents_html, element_html
 
 __all__ = [
