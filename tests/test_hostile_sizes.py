@@ -16,7 +16,7 @@ import pytest
 from conftest import needs_soupsieve_4
 from lxml import etree
 
-from scrapy_soup import Soup
+from scrapy_soup import Soup, absolutize_links, clean, to_markdown, to_text
 
 
 def _names(tags: Iterable[Any]) -> list[tuple[str, Any]]:
@@ -349,6 +349,30 @@ def test_html_deeper_than_libxml2_builds_is_kept_as_bs4_keeps_it(
         assert str(soup) == str(theirs)  # doctype and top-level comment kept
     found = soup.select("div.c1 > b")
     assert [str(t) for t in found] == [str(t) for t in theirs.select("div.c1 > b")]
+
+
+@pytest.mark.parametrize("levels", [2_047, 3_000])
+@pytest.mark.parametrize("fragment", [False, True])
+def test_html_deeper_than_libxml2_builds_keeps_its_content_as_a_string(
+    levels: int, fragment: bool
+) -> None:
+    # clean(), to_text(), to_markdown() and absolutize_links() of a string
+    # parse it themselves: what was deeper than libxml2 builds, and
+    # everything after it, was lost.
+    markup = _deep(levels)
+    if fragment:
+        markup = markup[markup.index("<p>") : markup.index("</body>")]
+
+    def text(html: str) -> str:  # the characters, whitespace aside
+        return "".join(bs4.BeautifulSoup(html, "html.parser").get_text().split())
+
+    theirs = text(markup)
+    assert "".join(to_text(markup).split()) == theirs
+    assert "".join(to_markdown(markup).replace("**", "").split()) == theirs
+    cleaned = clean(markup)
+    assert text(cleaned) == theirs
+    assert len(bs4.BeautifulSoup(cleaned, "html.parser").find_all("div")) == levels
+    assert text(absolutize_links(markup, "http://e.com/")) == theirs
 
 
 def test_xml_deeper_than_libxml2_builds_is_kept_as_bs4_keeps_it() -> None:

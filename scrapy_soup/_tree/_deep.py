@@ -53,6 +53,14 @@ def depth_capped(root: Any) -> bool:
     return el.text is None and el.tail is None
 
 
+def keep_whole_html(root: Any, data: bytes) -> list[str]:
+    """Rebuild ``root``, parsed from UTF-8 ``data`` by the HTML parser, if
+    libxml2 stopped it at its depth limit; what could not be rebuilt."""
+    if not depth_capped(root):
+        return []
+    return rebuild(root, [data], lambda target: html_parser("utf-8", target))
+
+
 def _parsed_element(tag: str, attrib: Any) -> Any:
     """The element the HTML parser makes of ``<tag attrib...>`` (None: not the same)."""
     attributes = "".join(

@@ -302,14 +302,6 @@ def utf8_html_parser() -> etree.HTMLParser:
 _PARSERS = threading.local()
 
 
-def fragment_body(document: bytes) -> Any:
-    """The element holding the fragment's nodes in ``document`` (`fragment_container`):
-    its ``<body>``, parsed by `utf8_html_parser`."""
-    root = etree.fromstring(document, utf8_html_parser())
-    body = root.find("body")
-    return body if body is not None else root
-
-
 def utf8(text: str) -> tuple[str, bytes]:
     """``text`` (lone surrogates made U+FFFD, as a decoder would) and its UTF-8.
 

@@ -26,8 +26,9 @@ from typing import Any
 from lxml import etree
 
 from .._tree._attrs import NOT_XML, attribute_items, lxml_name
+from .._tree._deep import keep_whole_html
 from .._tree._fragment_scan import fragment_container
-from .._tree._parse import fragment_body, utf8, utf8_html_parser
+from .._tree._parse import utf8, utf8_html_parser
 from .._tree._write import contents_html, element_html
 
 __all__ = [
@@ -128,7 +129,16 @@ def parse_fragment(text: str) -> Target:
     # form first.
     _, data = utf8(text)  # lone surrogates made U+FFFD, as a decoder would
     # The html/head/body tags the text writes are kept, as the soup keeps them.
-    return Target(fragment_container(data, fragment_body), text)
+    return Target(fragment_container(data, _fragment_body), text)
+
+
+def _fragment_body(document: bytes) -> Any:
+    """The element holding the fragment's nodes in ``document`` (`fragment_container`):
+    its ``<body>``, whole however deep the markup nests (`keep_whole_html`)."""
+    root = etree.fromstring(document, utf8_html_parser())
+    keep_whole_html(root, document)
+    body = root.find("body")
+    return body if body is not None else root
 
 
 #: What may come before a document's doctype or <html>: whitespace and a
@@ -205,6 +215,7 @@ def parse_document(text: str) -> Target | None:
     root = etree.fromstring(data, parser)
     if root is None:
         return None
+    keep_whole_html(root, data)  # however deep it nests
     strays = [n for n in root.itersiblings() if isinstance(n.tag, str)]
     if strays:
         body = root.find("body")
