@@ -201,9 +201,15 @@ def _collect(el: Any, items: list[Any], reading: _Reading | None = None) -> None
     opened: list[Any] = []  # the elements the walk is in, ``el`` first
     unshown: Any = None  # the element not shown whose content the walk is in
     for node in chain(el.iter(), _LAST):
-        parent: Any = (
-            (node.getparent() if node is not None else _LAST) if opened else None
-        )
+        # The elements that ended before this node: those open below its
+        # parent (``el`` has none; after the last node, all of them end).
+        parent: Any
+        if not opened:
+            parent = None
+        elif node is None:
+            parent = _LAST
+        else:
+            parent = node.getparent()
         while opened and opened[-1] is not parent:
             # The end of an element: its breaks, then its tail.
             ended = opened.pop()
