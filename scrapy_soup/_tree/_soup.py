@@ -38,7 +38,6 @@ from ._parse import (
     mode_for,
     replace_surrogate_references,
     utf8,
-    utf8_html_parser,
     xml_parser,
 )
 from ._parse_only import strain
@@ -375,7 +374,10 @@ class Soup(DocumentNode):
             doc.original_encoding = None
             return
         if doc._mode == "fragment":
-            doc._set_container(fragment_container(data, self._fragment_tree))
+            container, problems = fragment_container(data)
+            if problems:
+                self._truncate(problems, stacklevel=4)
+            doc._set_container(container)
             return
         if doc._mode == "html5":
             # The document level is in the tree (`_html5.parse_html5`).
@@ -395,20 +397,6 @@ class Soup(DocumentNode):
         doc._set_root(root, markup, parsed_here=True)
         if root is None and markup.strip():
             doc._top_trailer = doc._rootless_nodes(markup)
-
-    def _fragment_tree(self, document: bytes) -> Any:
-        """The element holding the top-level nodes of a fragment in ``document``.
-
-        ``document``: `_fragment_scan.FRAGMENT_START` and the fragment, parsed after
-        an open ``<html><body>`` as bs4's html.parser reads markup: in place,
-        nothing moved into a ``<head>``.
-        """
-        # One read of the bytes: libxml2's push parser (``feed``, ``close``)
-        # took 5% longer for the same tree.
-        root = etree.fromstring(document, utf8_html_parser())
-        self._keep_deep(root, document, b"", "utf-8")
-        body = root.find("body")
-        return body if body is not None else root
 
     def _keep_deep(
         self, root: Any, data: bytes, prefix: bytes, encoding: str | None

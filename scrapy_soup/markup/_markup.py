@@ -129,16 +129,7 @@ def parse_fragment(text: str) -> Target:
     # form first.
     _, data = utf8(text)  # lone surrogates made U+FFFD, as a decoder would
     # The html/head/body tags the text writes are kept, as the soup keeps them.
-    return Target(fragment_container(data, _fragment_body), text)
-
-
-def _fragment_body(document: bytes) -> Any:
-    """The element holding the fragment's nodes in ``document`` (`fragment_container`):
-    its ``<body>``, whole however deep the markup nests (`keep_whole_html`)."""
-    root = etree.fromstring(document, utf8_html_parser())
-    keep_whole_html(root, document)
-    body = root.find("body")
-    return body if body is not None else root
+    return Target(fragment_container(data)[0], text)
 
 
 #: What may come before a document's doctype or <html>: whitespace and a
